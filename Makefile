@@ -1,0 +1,55 @@
+# The lab: turns patches/ into a booted Linux 6.1 kernel that runs the BPF selftests `bench`.
+# Every target prints what it does and how long each long step took. Build products live in
+# $(LAB_CACHE), outside this clone. `make help` lists the targets.
+SHELL := /bin/bash
+S := scripts
+
+# Knobs, passed to the scripts through the environment (make exports command-line variables):
+#   REV=<commit-ish of the tree>   CMD='<command for make vm>'   BENCHS='<names or families>'
+#   CPUS=2 MAXCPUS=<possible CPUs> MEM=2G TIMEOUT=600 ICOUNT=1 (deterministic clock)
+REV ?= HEAD
+export REV BENCHS
+
+.PHONY: help deps base tree series kernel bench-build vm bench host-bench check
+
+help:
+	@echo "make bench        the main job: build what is missing, run the benchmark suite in the VM"
+	@echo "make check        the tests (see Documentation/lab.md)"
+	@echo "make host-bench   run the host-safe benchmarks on the host kernel (smoke test)"
+	@echo "make tree         materialize the kernel git tree: base commit + patches/ (git am)"
+	@echo "make series       regenerate patches/ from the tree (git format-patch)"
+	@echo "make kernel       build the kernel of REV (default HEAD) in the cache"
+	@echo "make bench-build  build the selftests bench of REV"
+	@echo "make vm CMD='…'   boot the kernel of REV and run CMD in it (CPUS, MAXCPUS, MEM, TIMEOUT, ICOUNT)"
+	@echo "make deps         install the Debian packages the lab needs"
+
+deps:
+	@$(S)/deps.sh
+
+base: deps
+	@$(S)/base.sh
+
+tree: deps
+	@$(S)/tree.sh
+
+series:
+	@$(S)/series.sh
+
+kernel: tree
+	@$(S)/kernel.sh "$$(git -C "$$($(S)/lab-path.sh TREE)" rev-parse "$$REV")"
+
+bench-build: tree
+	@$(S)/bench-build.sh "$$(git -C "$$($(S)/lab-path.sh TREE)" rev-parse "$$REV")"
+
+vm: tree
+	@[ -n "$$CMD" ] || { echo "usage: make vm CMD='command'" >&2; exit 2; }
+	@$(S)/vm.sh -k "$$($(S)/kernel.sh "$$REV")" -- "$$CMD"
+
+bench: tree
+	@$(S)/bench.sh
+
+host-bench: tree
+	@$(S)/bench.sh -H
+
+check: deps
+	@$(S)/check.sh

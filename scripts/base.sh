@@ -1,0 +1,34 @@
+#!/bin/bash
+# Install Debian's linux-source package at the pinned version and extract the pristine base into the cache.
+#   ALLOW_BASE_VERSION=1  accept whatever version apt serves (the tree then says which one it was).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+installed_version() {
+	dpkg-query -W -f='${Status} ${Version}\n' "$BASE_PACKAGE" 2>/dev/null |
+		awk '$3 == "installed" { print $4 }'
+}
+
+version=$(installed_version)
+if [[ -z $version ]]; then
+	note "installing $BASE_PACKAGE with apt"
+	apt-get install -y -qq "$BASE_PACKAGE" >/dev/null || die "apt-get install $BASE_PACKAGE failed"
+	version=$(installed_version)
+fi
+if [[ $version != "$BASE_PACKAGE_VERSION" ]]; then
+	[[ ${ALLOW_BASE_VERSION:-0} == 1 ]] ||
+		die "$BASE_PACKAGE is $version, the series is based on $BASE_PACKAGE_VERSION (config/lab.conf); set ALLOW_BASE_VERSION=1 to use it anyway"
+	note "warning: using $BASE_PACKAGE $version instead of $BASE_PACKAGE_VERSION"
+fi
+
+if [[ -f $BASE_DIR/.extracted ]]; then
+	exit 0
+fi
+tarball=/usr/src/$BASE_PACKAGE.tar.xz
+[[ -f $tarball ]] || die "$tarball not found (is $BASE_PACKAGE installed?)"
+rm -rf "$BASE_DIR.tmp"
+mkdir -p "$BASE_DIR.tmp"
+step "extracting $tarball" tar -xJf "$tarball" -C "$BASE_DIR.tmp" --strip-components=1
+echo "$version" >"$BASE_DIR.tmp/.extracted"
+rm -rf "$BASE_DIR"
+mv "$BASE_DIR.tmp" "$BASE_DIR"

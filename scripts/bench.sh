@@ -1,0 +1,26 @@
+#!/bin/bash
+# The main job: materialize the tree, build the kernel and bench of REV (default: the tree's HEAD),
+# boot the kernel in the VM and run the benchmark suite there.
+#   scripts/bench.sh [-H]     -H: run the host-safe benchmarks on the host kernel instead
+# BENCHS='names or families' narrows the suite (config/benchmarks); CPUS, MAXCPUS, MEM, ICOUNT
+# are passed to the VM.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+on_host=0
+[[ ${1:-} == -H ]] && on_host=1
+start=$SECONDS
+"$LAB_ROOT/scripts/tree.sh"
+rev=$(git -C "$TREE" rev-parse "${REV:-HEAD}")
+bench_dir=$("$LAB_ROOT/scripts/bench-build.sh" "$rev")
+# shellcheck disable=SC2086 # BENCHS is a list of words
+if ((on_host)); then
+	step "running the host-safe benchmarks on the host kernel ($(uname -r))" \
+		"$LAB_ROOT/scripts/suite.sh" -b "$bench_dir" -w host ${BENCHS:-}
+else
+	kernel=$("$LAB_ROOT/scripts/kernel.sh" "$rev")
+	step "running the benchmark suite in the VM (${CPUS:-2} CPUs, ${MAXCPUS:-${CPUS:-2}} possible$([[ ${ICOUNT:-0} == 1 ]] && echo ', icount clock'))" \
+		"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -t "${TIMEOUT:-1200}" -- \
+		"$LAB_ROOT/scripts/suite.sh -b $bench_dir -w vm ${BENCHS:-}"
+fi
+note "make bench: done in $((SECONDS - start))s"

@@ -1,0 +1,151 @@
+#!/bin/bash
+# The lab's tests. Each test is a function that fails by returning non-zero; its output goes to a
+# log that is shown only when it fails. Ends with the line "N passed, N failed".
+#   scripts/check.sh [TEST...]   (default: all, in order; scripts/check.sh -l lists them)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+S=$LAB_ROOT/scripts
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/lab-check.XXXXXX")
+cleanup() {
+	git -C "$TREE" worktree remove --force "$scratch/tree" >/dev/null 2>&1 || true
+	rm -rf "$scratch"
+}
+trap cleanup EXIT
+
+patches() {
+	ls "$LAB_ROOT"/patches/[0-9][0-9][0-9][1-9]-*.patch 2>/dev/null || true
+}
+
+# expect_fail "message regex" cmd...: the command must exit non-zero and print the message.
+expect_fail() {
+	local want=$1 out rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	echo "$out"
+	((rc != 0)) || { echo "expected a failure, got exit 0"; return 1; }
+	grep -qE "$want" <<<"$out" || { echo "expected the message /$want/"; return 1; }
+}
+
+test_tree() {
+	"$S/tree.sh"
+}
+
+test_series_applies_to_pristine_base() {
+	git -C "$TREE" worktree add -q --detach "$scratch/tree" "$BASE_TAG"
+	# shellcheck disable=SC2046 # one word per patch
+	"$S/apply-series.sh" "$scratch/tree" $(patches)
+	[[ $(git -C "$scratch/tree" rev-parse 'HEAD^{tree}') == $(git -C "$TREE" rev-parse "$(cut -d' ' -f2 "$TREE/.git/lab-stamp")^{tree}") ]]
+}
+
+test_series_round_trip_is_exact() {
+	[[ -d $scratch/tree ]] || test_series_applies_to_pristine_base
+	SERIES_TREE=$scratch/tree "$S/series.sh" "$scratch/patches"
+	diff -r -x cover-letter.txt "$LAB_ROOT/patches" "$scratch/patches"
+}
+
+test_broken_patch_is_named() {
+	local p
+	git -C "$TREE" worktree add -q --detach "$scratch/broken" "$BASE_TAG"
+	p=$scratch/0001-broken.patch
+	cat >"$p" <<'PATCH'
+From: Lab Check <check@lab.invalid>
+Subject: [PATCH] broken
+
+---
+ kernel/bpf/percpu_freelist.c | 1 +
+ 1 file changed, 1 insertion(+)
+
+--- a/kernel/bpf/percpu_freelist.c
++++ b/kernel/bpf/percpu_freelist.c
+@@ -1,3 +1,4 @@
+-this line is not in the file
++// SPDX-License-Identifier: GPL-2.0-only
++/* broken */
+PATCH
+	expect_fail 'patch 0001-broken.patch does not apply: kernel/bpf/percpu_freelist.c' "$S/apply-series.sh" "$scratch/broken" "$p"
+	git -C "$TREE" worktree remove --force "$scratch/broken"
+}
+
+test_kernel_builds() {
+	"$S/kernel.sh" HEAD
+}
+
+test_bench_builds() {
+	"$S/bench-build.sh" HEAD
+}
+
+vm() {
+	"$S/vm.sh" -k "$("$S/kernel.sh" HEAD)" -t "${VM_TIMEOUT:-300}" "$@"
+}
+
+test_vm_returns_exit_status() {
+	local out rc=0
+	out=$(vm -- 'uname -r; exit 3') || rc=$?
+	echo "$out"
+	[[ $rc == 3 ]] || { echo "exit status $rc, expected 3"; return 1; }
+	grep -q '^6\.1\.' <<<"$out"
+}
+
+test_vm_has_possible_cpus() {
+	local out
+	out=$(vm -c 2 -p 64 -- 'cat /sys/devices/system/cpu/possible /sys/devices/system/cpu/online')
+	echo "$out"
+	grep -qx '0-63' <<<"$out" && grep -qx '0-1' <<<"$out"
+}
+
+test_vm_attaches_fentry_program() {
+	local bench_dir out
+	bench_dir=$("$S/bench-build.sh" HEAD)
+	out=$(vm -- "cd $bench_dir && ./bench -w0 -d1 trig-fentry")
+	echo "$out"
+	grep -qE '^Summary: hits +[0-9.]+ ±' <<<"$out"
+}
+
+test_vm_timeout_is_a_failure() {
+	expect_fail 'VM timed out after 20s' "$S/vm.sh" -k "$("$S/kernel.sh" HEAD)" -t 20 -- 'sleep 1000'
+	! pgrep -f "qemu-system-x86_64.*$KERNELS" >/dev/null || { echo "qemu left running"; return 1; }
+}
+
+test_vm_rejects_bad_options() {
+	expect_fail 'possible CPUs \(1\) must be at least the online CPUs \(2\)' "$S/vm.sh" -c 2 -p 1 -- true
+	expect_fail 'no command given' "$S/vm.sh" -c 2
+	expect_fail "kernel '/nonexistent' not found" "$S/vm.sh" -k /nonexistent -- true
+}
+
+test_suite_rejects_unknown_benchmark() {
+	expect_fail "no benchmark in config/benchmarks matches 'no-such-bench'" \
+		"$S/suite.sh" -b "$("$S/bench-build.sh" HEAD)" -w vm no-such-bench
+}
+
+all_tests=$(declare -F | awk '$3 ~ /^test_/ { print substr($3, 6) }')
+if [[ ${1:-} == -l ]]; then
+	echo "$all_tests"
+	exit 0
+fi
+# declare -F sorts by name; run in the order of this file instead.
+mapfile -t tests < <(grep -oE '^test_[a-z_0-9]+' "$0" | cut -c6-)
+(($#)) && tests=("$@")
+
+passed=0 failed=0 start=$SECONDS
+for t in "${tests[@]}"; do
+	declare -F "test_$t" >/dev/null || die "no test '$t' (scripts/check.sh -l lists them)"
+	t0=$SECONDS
+	echo ">>> $t ..." >&2
+	# Not in an if: errexit must stay active inside the test's subshell.
+	set +e
+	(set -e; "test_$t") >"$scratch/$t.log" 2>&1
+	rc=$?
+	set -e
+	if ((rc == 0)); then
+		echo "ok   $t ($((SECONDS - t0))s)"
+		passed=$((passed + 1))
+	else
+		echo "FAIL $t ($((SECONDS - t0))s), last lines of its log:"
+		tail -n 25 "$scratch/$t.log" | sed 's/^/     | /'
+		failed=$((failed + 1))
+	fi
+done
+echo "check took $((SECONDS - start))s"
+echo "$passed passed, $failed failed"
+((failed == 0))

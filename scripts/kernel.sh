@@ -1,0 +1,88 @@
+#!/bin/bash
+# Build a kernel for one commit of the tree, incrementally, and print the directory holding its
+# bzImage, vmlinux and .config.
+#   scripts/kernel.sh [-c bench|debug] <commit-ish>
+# All commits share one worktree and one object directory per config: switching variants rebuilds only
+# the files that differ, which on 2 cores is minutes instead of a 12-minute build per variant.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+config=bench
+while getopts c: opt; do
+	case $opt in
+	c) config=$OPTARG ;;
+	*) die "usage: kernel.sh [-c bench|debug] <commit-ish>" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[[ $# == 1 ]] || die "usage: kernel.sh [-c bench|debug] <commit-ish>"
+
+case $config in
+bench) fragments=("$LAB_ROOT/config/bench.config") ;;
+debug) fragments=("$LAB_ROOT/config/bench.config" "$LAB_ROOT/config/debug.config") ;;
+*) die "unknown kernel config '$config' (bench or debug)" ;;
+esac
+
+commit=$(git -C "$TREE" rev-parse --verify -q "$1^{commit}") || die "no commit '$1' in $TREE (run: make tree)"
+config_hash=$(cat "${fragments[@]}" | sha1sum | cut -c1-12)
+out=$KERNELS/$config-$(git -C "$TREE" rev-parse "$commit^{tree}" | cut -c1-12)-$config_hash
+if [[ -f $out/bzImage ]]; then
+	echo "$out"
+	exit 0
+fi
+need gcc make flex bison bc pahole
+
+obj=$LAB_CACHE/obj/$config
+mkdir -p "$obj"
+if ! git -C "$BUILD_SRC" rev-parse --git-dir >/dev/null 2>&1; then
+	rm -rf "$BUILD_SRC"
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$BUILD_SRC" "$commit"
+fi
+git -C "$BUILD_SRC" checkout -q -f --detach "$commit"
+
+kmake() {
+	make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$@"
+}
+
+check_fragment() {
+	local frag line name dropped=()
+	for frag in "${fragments[@]}"; do
+		while read -r line; do
+			[[ $line =~ ^CONFIG_ ]] || continue
+			name=${line%%=*}
+			if [[ $line == *=n ]]; then
+				grep -qx "# $name is not set" "$obj/.config" || dropped+=("$line")
+			else
+				grep -qx "$line" "$obj/.config" || dropped+=("$line")
+			fi
+		done <"$frag"
+	done
+	((${#dropped[@]} == 0)) || die "config options dropped by olddefconfig: ${dropped[*]}"
+}
+
+make_config() {
+	kmake -s tinyconfig >/dev/null
+	"$BUILD_SRC/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${fragments[@]}" >/dev/null
+	kmake -s olddefconfig >/dev/null
+	check_fragment
+	echo "$config_hash" >"$obj/.lab-config-hash"
+}
+
+if [[ $(cat "$obj/.lab-config-hash" 2>/dev/null) != "$config_hash" ]]; then
+	step "configuring $config kernel (tinyconfig + ${fragments[*]##*/})" make_config
+fi
+log=$obj/build.log
+build() {
+	kmake bzImage >"$log" 2>&1
+}
+if ! step "building $config kernel at $(git -C "$TREE" log -1 --format='%h %s' "$commit") (log: $log)" build; then
+	grep -E 'error|Error' "$log" | head -n 20 >&2
+	die "kernel build failed, see $log"
+fi
+mkdir -p "$out.tmp"
+cp "$obj/arch/x86/boot/bzImage" "$obj/vmlinux" "$obj/.config" "$out.tmp/"
+git -C "$TREE" log -1 --format='%H %s' "$commit" >"$out.tmp/commit"
+rm -rf "$out"
+mv "$out.tmp" "$out"
+echo "$out"

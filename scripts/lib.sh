@@ -1,0 +1,44 @@
+# Common helpers for the lab scripts. Source it; do not run it.
+# shellcheck shell=bash
+
+LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=../config/lab.conf
+. "$LAB_ROOT/config/lab.conf"
+
+LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpf-lab}
+BASE_DIR=$LAB_CACHE/base/linux-$BASE_PACKAGE_VERSION	# pristine, extracted base
+TREE=${TREE:-$LAB_CACHE/linux}				# git tree: base commit + series
+BUILD_SRC=$LAB_CACHE/build-src				# worktree the kernels are built from
+KERNELS=$LAB_CACHE/kernels				# built kernels, one dir per variant
+RESULTS=$LAB_CACHE/results
+BASE_TAG=lab-base					# tag of the base commit in $TREE
+JOBS=${JOBS:-$(nproc)}
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+note() {
+	echo ">>> $*" >&2
+}
+
+# step "what" cmd args...: announce a long step, run it, print how long it took.
+step() {
+	local what=$1 start=$SECONDS rc=0
+	shift
+	note "$what ..."
+	"$@" || rc=$?
+	if ((rc)); then
+		note "$what: FAILED after $((SECONDS - start))s"
+		return "$rc"
+	fi
+	note "$what: done in $((SECONDS - start))s"
+}
+
+need() {
+	local cmd
+	for cmd in "$@"; do
+		command -v "$cmd" >/dev/null || die "missing '$cmd' (run: make deps)"
+	done
+}

@@ -1,0 +1,71 @@
+#!/bin/bash
+# Run benchmarks from config/benchmarks with a built `bench`, one after the other, and print a summary.
+# Runs wherever it is started: inside the lab VM (make bench) or on the host (make host-bench).
+#   scripts/suite.sh -b BENCH_DIR -w vm|host [-d SECONDS] [-W SECONDS] [NAME_OR_FAMILY...]
+# Each result is also printed as a machine-readable line:
+#   lab-result: NAME MEAN STDDEV UNIT
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+bench_dir='' where=vm duration=${DURATION:-3} warmup=${WARMUP:-1}
+while getopts b:w:d:W: opt; do
+	case $opt in
+	b) bench_dir=$OPTARG ;;
+	w) where=$OPTARG ;;
+	d) duration=$OPTARG ;;
+	W) warmup=$OPTARG ;;
+	*) die "usage: suite.sh -b BENCH_DIR -w vm|host [-d SECONDS] [-W SECONDS] [NAME_OR_FAMILY...]" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[[ -x $bench_dir/bench ]] || die "no bench in '$bench_dir'"
+[[ $where == vm || $where == host ]] || die "where must be vm or host, not '$where'"
+
+# Print the registry lines selected by where and by the NAME_OR_FAMILY filters.
+select_benchmarks() {
+	local family name places args want
+	while read -r family name places args; do
+		[[ -z $family || $family == \#* ]] && continue
+		[[ ,$places, == *,$where,* ]] || continue
+		if (($#)); then
+			for want in "$@"; do
+				[[ $want == "$name" || $want == "$family" ]] && break
+			done
+			[[ $want == "$name" || $want == "$family" ]] || continue
+		fi
+		echo "$family $name $args"
+	done <"$LAB_ROOT/config/benchmarks"
+}
+
+mapfile -t selected < <(select_benchmarks "$@")
+((${#selected[@]})) || die "no benchmark in config/benchmarks matches '$*' for $where"
+
+cd "$bench_dir"
+failed=0
+summary=()
+for line in "${selected[@]}"; do
+	read -r family name args <<<"$line"
+	note "$name: ./bench -w$warmup -d$duration $args"
+	# shellcheck disable=SC2086 # the registry's arguments are words
+	if ! out=$(./bench -w"$warmup" -d"$duration" $args 2>&1); then
+		echo "$out" | tail -n 5 >&2
+		summary+=("$(printf '%-24s FAILED' "$name")")
+		failed=$((failed + 1))
+		continue
+	fi
+	result=$(sed -nE 's/^Summary: [^0-9]*([0-9.]+) ± ([0-9.]+) ?([a-zA-Z /]*[a-zA-Z/]).*/\1 \2 \3/p' <<<"$out" | head -n1)
+	if [[ -z $result ]]; then
+		echo "$out" | tail -n 5 >&2
+		summary+=("$(printf '%-24s no summary line' "$name")")
+		failed=$((failed + 1))
+		continue
+	fi
+	read -r mean stddev unit <<<"$result"
+	echo "lab-result: $name $mean $stddev $unit"
+	summary+=("$(printf '%-24s %10s ± %-8s %s' "$name" "$mean" "$stddev" "$unit")")
+done
+
+echo
+echo "Summary ($where, bench -w$warmup -d$duration):"
+printf '  %s\n' "${summary[@]}"
+exit $((failed > 0))

@@ -1,0 +1,28 @@
+#!/bin/bash
+# PID 1 of the lab VM. The host's root is mounted read-only over 9p; this mounts what the benchmarks and
+# selftests need, runs the command from the kernel command line as root, prints its exit status on the
+# console for scripts/vm.sh, and powers off.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp TERM=dumb
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mountpoint -q /dev || mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing
+mount -t bpf bpf /sys/fs/bpf
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+ulimit -l unlimited
+
+# The kernel hands unknown name=value parameters to init as environment variables.
+run_dir=${lab_run:?lab_run= missing from the kernel command line}
+cd "$(cat "$run_dir/cwd")" 2>/dev/null || cd /tmp
+bash "$run_dir/cmd" </dev/null
+status=$?
+echo "lab-vm-exit-status: $status"
+
+# LINUX_REBOOT_CMD_POWER_OFF; with -no-reboot QEMU also exits if only a restart works.
+perl -e 'syscall(169, 0xfee1dead, 672274793, 0x4321fedc); syscall(169, 0xfee1dead, 672274793, 0x01234567)'
+sleep 10

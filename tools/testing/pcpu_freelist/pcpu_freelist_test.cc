@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// GoogleTest tests for kernel/bpf/percpu_freelist.c, compiled unmodified
+// against shim/linux/*.h.  Only the public API (pcpu_freelist.h) and the shim
+// (current CPU, in_nmi, lock counters) are used, so the tests hold for the base
+// version and the series version alike.  The tests that need a held lock take
+// the real per-CPU / extralist locks named in the public header.
+//
+// Environment:
+//   PFL_STRESS_OPS      total operations of the stress test (default 10^7)
+//   PFL_STRESS_THREADS  worker threads of the stress test (default 6)
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <set>
+#include <thread>
+#include <vector>
+
+extern "C" {
+#include "percpu_freelist.h"
+}
+
+namespace {
+
+struct Elem {
+	struct pcpu_freelist_node node; // first: pcpu_freelist_populate()
+	std::atomic<int> owner{0};	// 0: in the freelist, t + 1: thread t
+	unsigned int idx = 0;
+};
+
+Elem *to_elem(struct pcpu_freelist_node *n)
+{
+	return n ? reinterpret_cast<Elem *>(n) : nullptr;
+}
+
+struct LockCount {
+	struct pcpu_shim_stats start = pcpu_shim_stats;
+	unsigned long acquired() const
+	{
+		return pcpu_shim_stats.lock_acquired - start.lock_acquired;
+	}
+	unsigned long failed() const
+	{
+		return pcpu_shim_stats.trylock_failed - start.trylock_failed;
+	}
+};
+
+unsigned long env_ul(const char *name, unsigned long def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoul(v, nullptr, 0) : def;
+}
+
+// One freelist with ncpus possible CPUs and nelems elements (not populated).
+class Freelist {
+public:
+	explicit Freelist(unsigned int ncpus, unsigned int nelems = 0)
+		: ncpus_(ncpus), elems_(nelems)
+	{
+		EXPECT_EQ(pcpu_shim_set_nr_cpus(ncpus), 0);
+		EXPECT_EQ(pcpu_freelist_init(&fl_), 0);
+		for (unsigned int i = 0; i < nelems; i++)
+			elems_[i].idx = i;
+	}
+	~Freelist()
+	{
+		pcpu_freelist_destroy(&fl_);
+		pcpu_shim_cpu = 0;
+		pcpu_shim_in_nmi = 0;
+	}
+	Freelist(const Freelist &) = delete;
+	Freelist &operator=(const Freelist &) = delete;
+
+	unsigned int ncpus() const { return ncpus_; }
+	Elem *elem(unsigned int i) { return &elems_.at(i); }
+	size_t nelems() const { return elems_.size(); }
+	struct pcpu_freelist *fl() { return &fl_; }
+
+	void populate()
+	{
+		pcpu_freelist_populate(&fl_, elems_.data(), sizeof(Elem),
+				       elems_.size());
+	}
+	void push(unsigned int cpu, Elem *e, bool nmi = false)
+	{
+		pcpu_shim_cpu = cpu;
+		pcpu_shim_in_nmi = nmi;
+		pcpu_freelist_push(&fl_, &e->node);
+		pcpu_shim_in_nmi = 0;
+	}
+	Elem *pop(unsigned int cpu, bool nmi = false)
+	{
+		pcpu_shim_cpu = cpu;
+		pcpu_shim_in_nmi = nmi;
+		Elem *e = to_elem(pcpu_freelist_pop(&fl_));
+		pcpu_shim_in_nmi = 0;
+		return e;
+	}
+	raw_spinlock_t *cpu_lock(unsigned int cpu)
+	{
+		return &per_cpu_ptr(fl_.freelist, cpu)->lock;
+	}
+	raw_spinlock_t *extra_lock() { return &fl_.extralist.lock; }
+	void lock_all_cpus()
+	{
+		for (unsigned int c = 0; c < ncpus_; c++)
+			raw_spin_lock(cpu_lock(c));
+	}
+	void unlock_all_cpus()
+	{
+		for (unsigned int c = 0; c < ncpus_; c++)
+			raw_spin_unlock(cpu_lock(c));
+	}
+	// NMI push while every per-CPU lock is held: lands in the extralist.
+	void push_extra(Elem *e)
+	{
+		lock_all_cpus();
+		push(0, e, true);
+		unlock_all_cpus();
+	}
+
+private:
+	unsigned int ncpus_;
+	struct pcpu_freelist fl_ = {};
+	std::vector<Elem> elems_;
+};
+
+// A few interesting CPUs of [0, n): the ends, the middle, neighbours of k.
+std::vector<unsigned int> some_cpus(unsigned int n, unsigned int k = 0)
+{
+	std::set<unsigned int> s = { 0, 1 % n, n / 2, n - 1, k, (k + 1) % n,
+				     (k + n - 1) % n };
+	return std::vector<unsigned int>(s.begin(), s.end());
+}
+
+const unsigned int kCpuCounts[] = { 1, 8, 64, 256, 1024 };
+
+class PerCpuCount : public ::testing::TestWithParam<unsigned int> {};
+
+INSTANTIATE_TEST_SUITE_P(Cpus, PerCpuCount,
+			 ::testing::Values(1u, 2u, 3u, 8u, 64u, 256u, 1024u));
+
+class ExhaustedCpuCount : public ::testing::TestWithParam<unsigned int> {};
+
+INSTANTIATE_TEST_SUITE_P(Cpus, ExhaustedCpuCount,
+			 ::testing::ValuesIn(kCpuCounts));
+
+} // namespace
+
+TEST_P(PerCpuCount, LifoPerCpu)
+{
+	const unsigned int n = GetParam();
+	Freelist f(n, 10);
+
+	for (unsigned int cpu : some_cpus(n)) {
+		for (unsigned int i = 0; i < 10; i++)
+			f.push(cpu, f.elem(i));
+		for (unsigned int i = 10; i-- > 0;)
+			ASSERT_EQ(f.pop(cpu), f.elem(i)) << "cpu " << cpu;
+		ASSERT_EQ(f.pop(cpu), nullptr);
+	}
+	if (n < 2)
+		return;
+	// A CPU's own list comes first, then the others.
+	f.push(0, f.elem(0));
+	f.push(1, f.elem(1));
+	f.push(1, f.elem(2));
+	EXPECT_EQ(f.pop(0), f.elem(0));
+	EXPECT_EQ(f.pop(0), f.elem(2));
+	EXPECT_EQ(f.pop(0), f.elem(1));
+	EXPECT_EQ(f.pop(0), nullptr);
+}
+
+TEST_P(PerCpuCount, PopulateSpreadsOverCpus)
+{
+	const unsigned int n = GetParam();
+
+	for (unsigned int nelems : { 0u, n - 1, n, 3 * n + n / 2 + 1 }) {
+		Freelist f(n, nelems);
+		unsigned int q = nelems / n, r = nelems % n, first = 0;
+
+		f.populate();
+		// CPU c owns the next q (+1 for the first r CPUs) elements of
+		// the buffer and pops them back last-in first-out.
+		for (unsigned int c = 0; c < n; c++) {
+			unsigned int cnt = q + (c < r ? 1 : 0);
+
+			for (unsigned int i = cnt; i-- > 0;) {
+				Elem *e = f.pop(c);
+
+				ASSERT_EQ(e, f.elem(first + i))
+					<< "cpu " << c << " of " << n << ", "
+					<< nelems << " elems";
+			}
+			first += cnt;
+		}
+		ASSERT_EQ(first, nelems);
+		for (unsigned int c : some_cpus(n))
+			ASSERT_EQ(f.pop(c), nullptr);
+	}
+}
+
+TEST_P(PerCpuCount, NeverNullWhileNodesRemain)
+{
+	const unsigned int n = GetParam();
+	Freelist f(n, 2 * n + 3);
+
+	// One node on one (possibly far) CPU, popped from anywhere.
+	for (unsigned int k : some_cpus(n)) {
+		for (unsigned int c : some_cpus(n, k)) {
+			for (bool nmi : { false, true }) {
+				f.push(k, f.elem(0));
+				ASSERT_EQ(f.pop(c, nmi), f.elem(0))
+					<< "node on cpu " << k << ", pop on "
+					<< c << (nmi ? " in nmi" : "");
+				ASSERT_EQ(f.pop(c), nullptr);
+			}
+		}
+	}
+	// Only in the extralist.
+	for (unsigned int c : some_cpus(n)) {
+		for (bool nmi : { false, true }) {
+			f.push_extra(f.elem(1));
+			ASSERT_EQ(f.pop(c, nmi), f.elem(1)) << "cpu " << c;
+			ASSERT_EQ(f.pop(c), nullptr);
+		}
+	}
+	// In the extralist and on a far CPU at once.
+	f.push_extra(f.elem(0));
+	f.push(n - 1, f.elem(1));
+	std::set<Elem *> got = { f.pop(0), f.pop(0) };
+	EXPECT_EQ(got, (std::set<Elem *>{ f.elem(0), f.elem(1) }));
+	EXPECT_EQ(f.pop(0), nullptr);
+
+	// Populated, then popped from pseudo-random CPUs: every node comes
+	// back before the first NULL.
+	Freelist g(n, 2 * n + 3);
+	std::set<Elem *> seen;
+	unsigned int x = 12345;
+
+	g.populate();
+	for (unsigned int i = 0; i < g.nelems(); i++) {
+		x = x * 1103515245 + 12345;
+		Elem *e = g.pop((x >> 8) % n, i % 5 == 0);
+
+		ASSERT_NE(e, nullptr) << "after " << i << " pops";
+		ASSERT_TRUE(seen.insert(e).second) << "duplicate " << e->idx;
+	}
+	EXPECT_EQ(g.pop(0), nullptr);
+}
+
+TEST_P(ExhaustedCpuCount, PopTakesNoLocks)
+{
+	const unsigned int n = GetParam();
+	const unsigned int step = n > 64 ? n / 64 : 1;
+
+	{
+		Freelist f(n);
+		LockCount lc;
+
+		for (unsigned int c = 0; c < n; c += step) {
+			ASSERT_EQ(f.pop(c), nullptr);
+			ASSERT_EQ(f.pop(c, true), nullptr);
+		}
+		EXPECT_EQ(lc.acquired(), 0u) << "fresh freelist";
+		EXPECT_EQ(lc.failed(), 0u) << "fresh freelist";
+	}
+	// Populated, plus extralist nodes, then drained from many CPUs.
+	Freelist f(n, 2 * n + 1 + 3);
+
+	f.populate();
+	for (unsigned int i = 0; i < 3; i++) {
+		Elem *e = f.pop(i % n);
+
+		ASSERT_NE(e, nullptr);
+		f.push_extra(e);
+	}
+	for (size_t i = 0; i < f.nelems(); i++)
+		ASSERT_NE(f.pop((i * 7) % n), nullptr) << "pop " << i;
+
+	LockCount lc;
+
+	for (unsigned int c = 0; c < n; c += step) {
+		ASSERT_EQ(f.pop(c), nullptr);
+		ASSERT_EQ(f.pop(c, true), nullptr);
+	}
+	ASSERT_EQ(f.pop(n - 1), nullptr);
+	EXPECT_EQ(lc.acquired(), 0u) << "exhausted pop took locks";
+	EXPECT_EQ(lc.failed(), 0u) << "exhausted pop tried locks";
+}
+
+TEST(PcpuFreelist, NmiPushFallsBackToExtralist)
+{
+	for (unsigned int n : { 1u, 4u, 64u }) {
+		Freelist f(n, 3);
+
+		f.lock_all_cpus();
+		LockCount lc;
+
+		for (unsigned int i = 0; i < 3; i++)
+			f.push(i % n, f.elem(i), true);
+		// every per-CPU trylock failed, the extralist one did not
+		EXPECT_EQ(lc.failed(), 3u * n);
+		EXPECT_EQ(lc.acquired(), 3u);
+		// per-CPU locks still held: only the extralist can serve
+		EXPECT_EQ(f.pop(0, true), f.elem(2));
+		f.unlock_all_cpus();
+		// the extralist is LIFO too
+		EXPECT_EQ(f.pop(n - 1), f.elem(1));
+		EXPECT_EQ(f.pop(0, true), f.elem(0));
+		EXPECT_EQ(f.pop(0), nullptr);
+		EXPECT_EQ(f.pop(0, true), nullptr);
+	}
+}
+
+TEST(PcpuFreelist, NmiPushWaitsForAFreeLock)
+{
+	const unsigned int n = 4, k = 2;
+	Freelist f(n, 1);
+	std::atomic<int> phase{0};
+
+	f.lock_all_cpus();
+	raw_spin_lock(f.extra_lock());
+	std::thread t([&] {
+		LockCount lc;
+
+		f.push(0, f.elem(0), true); // spins: nothing can be locked
+		EXPECT_GT(lc.failed(), (unsigned long)n + 1);
+		phase = 1;
+	});
+	std::this_thread::sleep_for(std::chrono::milliseconds(20));
+	EXPECT_EQ(phase.load(), 0) << "NMI push returned with all locks held";
+	raw_spin_unlock(f.cpu_lock(k));
+	t.join();
+	// the only free lock was CPU k's; the others are still held here
+	EXPECT_EQ(f.pop(k, true), f.elem(0));
+	f.unlock_all_cpus(); // k was released by the push already
+	raw_spin_unlock(f.extra_lock());
+	EXPECT_EQ(f.pop(0), nullptr);
+}
+
+TEST(PcpuFreelist, NmiPopPath)
+{
+	const unsigned int n = 8;
+	Freelist f(n, 4);
+
+	// not contended: NMI pop is the plain LIFO pop
+	f.push(3, f.elem(0));
+	f.push(3, f.elem(1));
+	EXPECT_EQ(f.pop(3, true), f.elem(1));
+
+	// only CPU 3 has nodes and its lock is held: NULL, without spinning
+	raw_spin_lock(f.cpu_lock(3));
+	{
+		LockCount lc;
+
+		EXPECT_EQ(f.pop(3, true), nullptr);
+		EXPECT_EQ(f.pop(0, true), nullptr);
+		EXPECT_GE(lc.failed(), 2u);
+		EXPECT_EQ(lc.acquired(), 0u);
+	}
+	// a free CPU with nodes is used instead of the held one
+	f.push(5, f.elem(2));
+	{
+		LockCount lc;
+
+		EXPECT_EQ(f.pop(3, true), f.elem(2));
+		EXPECT_EQ(lc.failed(), 1u);
+		EXPECT_EQ(lc.acquired(), 1u);
+	}
+	// extralist node, extralist lock held as well: still NULL
+	raw_spin_unlock(f.cpu_lock(3));
+	f.push_extra(f.elem(3));
+	raw_spin_lock(f.cpu_lock(3));
+	raw_spin_lock(f.extra_lock());
+	EXPECT_EQ(f.pop(1, true), nullptr);
+	raw_spin_unlock(f.extra_lock());
+	EXPECT_EQ(f.pop(1, true), f.elem(3));
+	raw_spin_unlock(f.cpu_lock(3));
+	EXPECT_EQ(f.pop(1, true), f.elem(0));
+	EXPECT_EQ(f.pop(1, true), nullptr);
+}
+
+// T threads push and pop on random CPUs, some of it as NMI, while a hog thread
+// now and then holds every per-CPU lock (forcing NMI pushes to the extralist).
+// Afterwards every node must be in the freelist exactly once or held by
+// exactly one thread.
+class Stress : public ::testing::TestWithParam<unsigned int> {};
+
+INSTANTIATE_TEST_SUITE_P(Cpus, Stress, ::testing::Values(3u, 64u));
+
+TEST_P(Stress, NodeConservation)
+{
+	const unsigned int n = GetParam();
+	// half of the ops for each of the two CPU counts
+	const unsigned long total = (env_ul("PFL_STRESS_OPS", 10000000) + 1) / 2;
+	const unsigned int nthreads = env_ul("PFL_STRESS_THREADS", 6);
+	const unsigned int nelems = 256, max_held = 64;
+	const unsigned long per_thread = (total + nthreads - 1) / nthreads;
+	Freelist f(n, nelems);
+	std::atomic<unsigned long> errors{0}, nulls{0}, extra_pushes{0};
+	std::atomic<bool> stop{false}, go{false};
+	std::vector<std::vector<Elem *>> held(nthreads + 1); // + hog
+	std::vector<std::thread> threads;
+
+	f.populate();
+	for (unsigned int t = 0; t < nthreads; t++) {
+		threads.emplace_back([&, t] {
+			std::vector<Elem *> &mine = held[t];
+			unsigned long x = 0x9e3779b97f4a7c15ul * (t + 1);
+			unsigned long nnull = 0, nextra = 0, nerr = 0;
+
+			while (!go)
+				std::this_thread::yield();
+			for (unsigned long i = 0; i < per_thread; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				unsigned int cpu = (x >> 3) % n;
+				bool nmi = ((x >> 20) & 15) == 0;
+				bool irqs_off = (x >> 24) & 1;
+				bool pop = mine.empty() ||
+					   (mine.size() < max_held &&
+					    ((x >> 25) & 1));
+
+				pcpu_shim_cpu = cpu;
+				pcpu_shim_in_nmi = nmi;
+				if (pop) {
+					struct pcpu_freelist_node *nd;
+
+					nd = irqs_off ?
+						     __pcpu_freelist_pop(f.fl()) :
+						     pcpu_freelist_pop(f.fl());
+					Elem *e = to_elem(nd);
+					int exp = 0;
+
+					if (!e) {
+						nnull++;
+					} else {
+						if (!e->owner.compare_exchange_strong(
+							    exp, t + 1))
+							nerr++;
+						mine.push_back(e);
+					}
+				} else {
+					size_t j = (x >> 32) % mine.size();
+					Elem *e = mine[j];
+					int exp = t + 1;
+					LockCount lc;
+
+					mine[j] = mine.back();
+					mine.pop_back();
+					if (!e->owner.compare_exchange_strong(
+						    exp, 0))
+						nerr++;
+					if (irqs_off)
+						__pcpu_freelist_push(f.fl(),
+								     &e->node);
+					else
+						pcpu_freelist_push(f.fl(),
+								   &e->node);
+					if (nmi && lc.failed() >= n)
+						nextra++;
+				}
+				pcpu_shim_in_nmi = 0;
+			}
+			nulls += nnull;
+			extra_pushes += nextra;
+			errors += nerr;
+		});
+	}
+	// The hog takes a few nodes, then pushes them in NMI context while it
+	// holds every per-CPU lock, so they go to the extralist while the
+	// workers run (and block, or fail trylocks, on the held locks).
+	std::thread hog([&, t = nthreads] {
+		std::vector<Elem *> &mine = held[t];
+		unsigned long nextra = 0, nerr = 0, x = 1;
+
+		while (!stop) {
+			for (int i = 0; i < 8; i++) {
+				x = x * 6364136223846793005ul + 1;
+				pcpu_shim_cpu = (x >> 33) % n;
+				Elem *e = to_elem(pcpu_freelist_pop(f.fl()));
+				int exp = 0;
+
+				if (!e)
+					break;
+				if (!e->owner.compare_exchange_strong(exp,
+								      t + 1))
+					nerr++;
+				mine.push_back(e);
+			}
+			f.lock_all_cpus();
+			pcpu_shim_in_nmi = 1;
+			while (!mine.empty()) {
+				Elem *e = mine.back();
+				int exp = t + 1;
+
+				mine.pop_back();
+				if (!e->owner.compare_exchange_strong(exp, 0))
+					nerr++;
+				pcpu_freelist_push(f.fl(), &e->node);
+				nextra++;
+			}
+			pcpu_shim_in_nmi = 0;
+			for (int i = 0; i < 2000; i++)
+				cpu_relax();
+			f.unlock_all_cpus();
+			for (int i = 0; i < 20000; i++)
+				cpu_relax();
+		}
+		extra_pushes += nextra;
+		errors += nerr;
+	});
+	go = true;
+	for (auto &th : threads)
+		th.join();
+	stop = true;
+	hog.join();
+
+	EXPECT_EQ(errors.load(), 0u) << "a node was popped twice or lost";
+
+	// Drain from every CPU (that also empties the extralist).
+	std::vector<unsigned int> seen(nelems, 0);
+
+	for (unsigned int c = 0; c < n; c++) {
+		while (Elem *e = f.pop(c))
+			seen.at(e->idx)++;
+	}
+	std::vector<unsigned int> holders(nelems, 0);
+
+	for (unsigned int t = 0; t <= nthreads; t++) {
+		for (Elem *e : held[t]) {
+			holders.at(e->idx)++;
+			EXPECT_EQ(e->owner.load(), (int)t + 1) << "node " << e->idx;
+		}
+	}
+	unsigned long in_list = 0, out = 0;
+
+	for (unsigned int i = 0; i < nelems; i++) {
+		int owner = f.elem(i)->owner.load();
+
+		in_list += seen[i];
+		out += holders[i];
+		if (owner == 0) {
+			EXPECT_EQ(seen[i], 1u) << "free node " << i;
+			EXPECT_EQ(holders[i], 0u) << "free node " << i;
+		} else {
+			EXPECT_EQ(seen[i], 0u) << "held node " << i;
+			EXPECT_EQ(holders[i], 1u) << "held node " << i;
+		}
+	}
+	EXPECT_EQ(in_list + out, nelems);
+
+	LockCount lc;
+
+	EXPECT_EQ(f.pop(0), nullptr);
+	EXPECT_EQ(lc.acquired(), 0u);
+	printf("[   INFO   ] %u cpus, %u threads, %lu ops: %lu NULL pops, "
+	       "%lu extralist pushes, "
+	       "%lu in list + %lu held\n",
+	       n, nthreads, per_thread * nthreads, nulls.load(),
+	       extra_pushes.load(), in_list, out);
+}

@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Userspace harness for kernel/bpf/percpu_freelist.c (like tools/testing/radix-tree):
+# the unmodified kernel file is compiled against shim/linux/*.h and linked with a
+# GoogleTest / Google Benchmark driver.
+#
+#   run.sh [test]   build; GoogleTest tests; the same tests (stress included) under TSan
+#   run.sh bench    Google Benchmark, base vs series side by side
+#   run.sh all      both
+#
+# Environment:
+#   FREELIST_TREE     git tree to take the file from  (default $XDG_CACHE_HOME/bpf-lab/linux)
+#   FREELIST_BASE     rev of the "base" version        (default lab-base)
+#   FREELIST_REV      rev of the "series" version      (default HEAD)
+#   FREELIST_SRC_DIR  dir with percpu_freelist.c/.h; replaces the series version
+#                     (test: only this version is tested; bench: base vs this)
+#   PFL_STRESS_OPS        stress ops, normal build (default 10000000)
+#   PFL_TSAN_STRESS_OPS   stress ops under TSan    (default 10000000)
+#   PFL_STRESS_THREADS    stress worker threads    (default 6)
+#   PFL_BENCH_MIN_TIME    seconds per benchmark    (default 0.1)
+#   PFL_BENCH_REPS        repetitions, median used (default 3)
+#   PFL_OBJ               build products           (default $XDG_CACHE_HOME/bpf-lab/obj/pcpu_freelist)
+# Build products live only under $PFL_OBJ, in directories named after a hash
+# of the tested file contents, so identical versions are built once.
+
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/bpf-lab
+OBJ=${PFL_OBJ:-$CACHE/obj/pcpu_freelist}
+TREE=${FREELIST_TREE:-$CACHE/linux}
+BASE_REV=${FREELIST_BASE:-lab-base}
+SERIES_REV=${FREELIST_REV:-HEAD}
+FILES="percpu_freelist.c percpu_freelist.h"
+
+die() {
+	echo "run.sh: error: $*" >&2
+	exit 2
+}
+
+note() {
+	echo ">>> $*"
+}
+
+# Store a directory holding $FILES under $OBJ/src/<hash>; print that path.
+store() {
+	local dir=$1 key
+
+	for f in $FILES; do
+		[ -f "$dir/$f" ] || die "$dir/$f missing"
+	done
+	key=$(cd "$dir" && cat $FILES | sha256sum | cut -c1-12)
+	if [ ! -d "$OBJ/src/$key" ]; then
+		mkdir -p "$OBJ/src" &&
+		cp -r "$dir" "$OBJ/src/$key.tmp.$$" &&
+		mv "$OBJ/src/$key.tmp.$$" "$OBJ/src/$key" || die "cannot store $dir"
+	fi
+	echo "$OBJ/src/$key"
+}
+
+# Extract $FILES at git rev $1 of $TREE; print the stored directory.
+extract() {
+	local rev=$1 tmp f
+
+	tmp=$(mktemp -d) || die mktemp
+	for f in $FILES; do
+		git -C "$TREE" show "$rev:kernel/bpf/$f" >"$tmp/$f" ||
+			die "cannot read kernel/bpf/$f at $rev in $TREE"
+	done
+	store "$tmp"
+	rm -rf "$tmp"
+}
+
+# build <src dir> <plain|tsan> <test|bench>: print the binary.
+build() {
+	local src=$1 mode=$2 what=$3 o san=
+
+	o=$OBJ/$mode/$(basename "$src")
+	[ "$mode" = tsan ] && san=SAN=thread
+	make -s -j1 -C "$HERE" SRC="$src" O="$o" $san "$what" >&2 || return 1
+	echo "$o/pcpu_freelist_$what"
+}
+
+FAILED=()
+
+check() {
+	local what=$1
+	shift
+	local start=$SECONDS
+
+	note "$what"
+	if "$@"; then
+		note "$what: ok ($((SECONDS - start))s)"
+	else
+		note "$what: FAILED (rc $?)"
+		FAILED+=("$what")
+	fi
+}
+
+run_tests() {
+	local name=$1 src=$2 bin
+
+	bin=$(build "$src" plain test) || { FAILED+=("$name: build"); return; }
+	check "$name: gtest ($(basename "$src"))" \
+		env PFL_STRESS_OPS="${PFL_STRESS_OPS:-10000000}" \
+		"$bin" --gtest_brief=1
+	bin=$(build "$src" tsan test) || { FAILED+=("$name: tsan build"); return; }
+	check "$name: gtest under TSan ($(basename "$src"))" \
+		env PFL_STRESS_OPS="${PFL_TSAN_STRESS_OPS:-10000000}" \
+		TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" \
+		"$bin" --gtest_brief=1
+}
+
+bench_one() {
+	local src=$1 out=$2 bin
+
+	bin=$(build "$src" plain bench) || return 1
+	"$bin" --benchmark_min_time="${PFL_BENCH_MIN_TIME:-0.1}" \
+		--benchmark_repetitions="${PFL_BENCH_REPS:-3}" \
+		--benchmark_out="$out" --benchmark_out_format=json \
+		>"$out.txt" 2>&1 || { cat "$out.txt"; return 1; }
+}
+
+run_bench() {
+	local base=$1 series=$2 out=$OBJ/bench
+
+	mkdir -p "$out"
+	bench_one "$base" "$out/base.json" || { FAILED+=("bench base"); return; }
+	bench_one "$series" "$out/series.json" || { FAILED+=("bench series"); return; }
+	note "bench: base $(basename "$base") vs series $(basename "$series")" \
+		"(ns per op, cpu time, median of ${PFL_BENCH_REPS:-3}; raw: $out)"
+	python3 "$HERE/bench_table.py" "$out/base.json" "$out/series.json" ||
+		FAILED+=("bench table")
+}
+
+cmd=${1:-test}
+case $cmd in
+test | bench | all) ;;
+*) die "usage: run.sh [test|bench|all]" ;;
+esac
+
+start=$SECONDS
+git -C "$TREE" rev-parse -q --verify "$BASE_REV^{commit}" >/dev/null ||
+	die "$TREE has no rev $BASE_REV (set FREELIST_TREE)"
+base=$(extract "$BASE_REV") || exit 2
+if [ -n "${FREELIST_SRC_DIR:-}" ]; then
+	series=$(store "$FREELIST_SRC_DIR") || exit 2
+	sname="src-dir $FREELIST_SRC_DIR"
+else
+	series=$(extract "$SERIES_REV") || exit 2
+	sname="series $SERIES_REV"
+fi
+note "base $BASE_REV = $(basename "$base"), $sname = $(basename "$series")"
+
+if [ "$cmd" != bench ]; then
+	if [ -n "${FREELIST_SRC_DIR:-}" ]; then
+		run_tests "src-dir" "$series"
+	else
+		run_tests base "$base"
+		if [ "$series" = "$base" ]; then
+			note "series ($SERIES_REV) is identical to base: tested once"
+		else
+			run_tests series "$series"
+		fi
+	fi
+fi
+[ "$cmd" = test ] || run_bench "$base" "$series"
+
+if [ ${#FAILED[@]} -ne 0 ]; then
+	note "FAILED: ${FAILED[*]} ($((SECONDS - start))s)"
+	exit 1
+fi
+note "all passed ($((SECONDS - start))s)"

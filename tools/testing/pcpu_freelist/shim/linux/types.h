@@ -1,0 +1,2 @@
+#include_next <linux/types.h>
+#include "pcpu_shim.h"
