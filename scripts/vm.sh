@@ -6,7 +6,7 @@
 #     -p N            possible CPUs, QEMU's maxcpus (default: same as -c)
 #     -m SIZE         memory (default 2G)
 #     -t SECONDS      time limit for the whole VM (default 600)
-#     -i              deterministic clock: -icount shift=0,sleep=off, one vCPU thread
+#     -i              deterministic clock: -icount shift=0,sleep=off, one online CPU
 # The host's root is shared read-only over 9p, the way virtme-ng does it, so every host path works
 # in the guest; /tmp and /run are fresh tmpfs mounts there.
 set -euo pipefail
@@ -17,7 +17,7 @@ usage() {
 	exit "${1:-0}"
 }
 
-kernel='' cpus=${CPUS:-2} maxcpus=${MAXCPUS:-} mem=${MEM:-2G} timeout=${TIMEOUT:-600} icount=${ICOUNT:-0}
+kernel='' cpus=${CPUS:-} maxcpus=${MAXCPUS:-} mem=${MEM:-2G} timeout=${TIMEOUT:-600} icount=${ICOUNT:-0}
 while getopts k:c:p:m:t:ih opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
@@ -32,6 +32,13 @@ while getopts k:c:p:m:t:ih opt; do
 done
 shift $((OPTIND - 1))
 (($# > 0)) || die "no command given (usage: vm.sh [options] -- command...)"
+# QEMU 7.2 hangs bringing up secondary CPUs under -icount, so the deterministic clock runs on one
+# online CPU (possible CPUs can still be many).
+if ((icount)); then
+	[[ ${cpus:-1} == 1 ]] || die "the deterministic clock (-i) runs one online CPU; drop -c/CPUS (use -p for possible CPUs)"
+	cpus=1
+fi
+cpus=${cpus:-2}
 maxcpus=${maxcpus:-$cpus}
 [[ $cpus =~ ^[1-9][0-9]*$ && $maxcpus =~ ^[1-9][0-9]*$ ]] || die "CPU counts must be positive integers"
 ((maxcpus >= cpus)) || die "possible CPUs ($maxcpus) must be at least the online CPUs ($cpus)"

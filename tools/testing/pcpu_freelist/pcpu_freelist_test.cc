@@ -527,13 +527,19 @@ TEST_P(Stress, NodeConservation)
 
 	EXPECT_EQ(errors.load(), 0u) << "a node was popped twice or lost";
 
-	// Drain from every CPU (that also empties the extralist).
+	// Drain from every CPU (that also empties the extralist); more pops
+	// than nodes means a corrupted (e.g. cyclic) list.
 	std::vector<unsigned int> seen(nelems, 0);
+	unsigned int drained = 0;
 
-	for (unsigned int c = 0; c < n; c++) {
-		while (Elem *e = f.pop(c))
+	for (unsigned int c = 0; c < n && drained <= nelems; c++) {
+		while (Elem *e = f.pop(c)) {
 			seen.at(e->idx)++;
+			if (++drained > nelems)
+				break;
+		}
 	}
+	ASSERT_LE(drained, nelems) << "more nodes popped than exist";
 	std::vector<unsigned int> holders(nelems, 0);
 
 	for (unsigned int t = 0; t <= nthreads; t++) {

@@ -18,6 +18,7 @@
 #   PFL_STRESS_OPS        stress ops, normal build (default 10000000)
 #   PFL_TSAN_STRESS_OPS   stress ops under TSan    (default 10000000)
 #   PFL_STRESS_THREADS    stress worker threads    (default 6)
+#   PFL_TIMEOUT           seconds per test binary  (default 120)
 #   PFL_BENCH_MIN_TIME    seconds per benchmark    (default 0.1)
 #   PFL_BENCH_REPS        repetitions, median used (default 3)
 #   PFL_OBJ               build products           (default $XDG_CACHE_HOME/bpf-lab/obj/pcpu_freelist)
@@ -103,11 +104,11 @@ run_tests() {
 
 	bin=$(build "$src" plain test) || { FAILED+=("$name: build"); return; }
 	check "$name: gtest ($(basename "$src"))" \
-		env PFL_STRESS_OPS="${PFL_STRESS_OPS:-10000000}" \
+		timeout "${PFL_TIMEOUT:-120}" env PFL_STRESS_OPS="${PFL_STRESS_OPS:-10000000}" \
 		"$bin" --gtest_brief=1
 	bin=$(build "$src" tsan test) || { FAILED+=("$name: tsan build"); return; }
 	check "$name: gtest under TSan ($(basename "$src"))" \
-		env PFL_STRESS_OPS="${PFL_TSAN_STRESS_OPS:-10000000}" \
+		timeout "${PFL_TIMEOUT:-120}" env PFL_STRESS_OPS="${PFL_TSAN_STRESS_OPS:-10000000}" \
 		TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" \
 		"$bin" --gtest_brief=1
 }

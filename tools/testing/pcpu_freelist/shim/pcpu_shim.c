@@ -1,6 +1,8 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+// SPDX-License-Identifier: GPL-2.0-only
 /* Definitions behind shim/linux/pcpu_shim.h. */
 #include <sched.h>
+#include <stdio.h>
+#include <time.h>
 #include <linux/pcpu_shim.h>
 
 unsigned int nr_cpu_ids = 1;
@@ -37,17 +39,26 @@ void *pcpu_shim_alloc(size_t size)
 /*
  * Contended path.  Userspace cannot disable preemption, so a lock holder may
  * be descheduled: yield now and then instead of spinning a whole time slice.
+ * A lock not acquired within 10 s is a deadlock (a missing unlock): abort.
  */
 void pcpu_shim_lock_slow(raw_spinlock_t *l)
 {
-	unsigned int spins = 0;
+	unsigned long spins = 0;
+	time_t start = time(NULL);
 
 	do {
 		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED)) {
-			if (++spins % 128)
+			if (++spins % 128) {
 				cpu_relax();
-			else
-				sched_yield();
+				continue;
+			}
+			sched_yield();
+			if (spins % (1UL << 20) == 0 &&
+			    time(NULL) - start > 10) {
+				fprintf(stderr, "pcpu_shim: lock %p still held after 10s: deadlock?\n",
+					(void *)l);
+				abort();
+			}
 		}
 	} while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE));
 }

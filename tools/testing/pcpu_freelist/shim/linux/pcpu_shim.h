@@ -30,7 +30,6 @@ typedef unsigned int gfp_t;
 
 #define __percpu
 #define __rcu
-#define __aligned(x)		__attribute__((__aligned__(x)))
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define barrier()		__asm__ __volatile__("" ::: "memory")
