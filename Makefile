@@ -10,7 +10,7 @@ S := scripts
 REV ?= HEAD
 export REV BENCHS
 
-.PHONY: help deps base tree series kernel bench-build vm bench host-bench check
+.PHONY: help deps base tree series kernel bench-build vm bench host-bench check compare
 
 help:
 	@echo "make bench        the main job: build what is missing, run the benchmark suite in the VM"
@@ -21,6 +21,7 @@ help:
 	@echo "make kernel       build the kernel of REV (default HEAD) in the cache"
 	@echo "make bench-build  build the selftests bench of REV"
 	@echo "make vm CMD='…'   boot the kernel of REV and run CMD in it (CPUS, MAXCPUS, MEM, TIMEOUT, ICOUNT)"
+	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
 	@echo "make deps         install the Debian packages the lab needs"
 
 deps:
@@ -53,3 +54,6 @@ host-bench: tree
 
 check: deps
 	@$(S)/check.sh
+
+compare: tree
+	@scripts/compare/compare.sh

@@ -118,6 +118,14 @@ test_suite_rejects_unknown_benchmark() {
 		"$S/suite.sh" -b "$("$S/bench-build.sh" HEAD)" -w vm no-such-bench
 }
 
+test_compare_statistics() {
+	/usr/bin/python3 "$S/compare/test_stats.py" -v
+}
+
+test_freelist_harness() {
+	"$LAB_ROOT/tools/testing/pcpu_freelist/run.sh"
+}
+
 all_tests=$(declare -F | awk '$3 ~ /^test_/ { print substr($3, 6) }')
 if [[ ${1:-} == -l ]]; then
 	echo "$all_tests"

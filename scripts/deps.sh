@@ -10,7 +10,7 @@ packages=(
 	qemu-system-x86 perl							# VM
 	sparse									# make check
 	cmake libgtest-dev libbenchmark-dev					# C++ harness
-	python3 python3-matplotlib jq						# compare
+	python3 python3-matplotlib python3-scipy jq				# compare
 )
 missing=()
 for p in "${packages[@]}"; do

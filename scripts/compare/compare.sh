@@ -1,0 +1,122 @@
+#!/bin/bash
+# make compare: measure kernel variants side by side in the VM, interleaved, and tabulate.
+#   scripts/compare/compare.sh [-n TRIALS] [-k "icount wall"] [-V "base series"] [-P "2 64"]
+#                              [-d SECONDS] [-o NAME] [BENCHMARK_OR_FAMILY...]
+#   -n  trials per variant and clock (default 5; the icount clock repeats exactly, 2 prove it)
+#   -k  clocks: icount (deterministic, 1 online CPU) and/or wall (TCG wall clock, CPUS online)
+#   -V  variants: base (the pristine base), series (the tree's HEAD), any commit-ish of the tree,
+#       or a lab variant: lab/variants/NAME.patch applied to the base (measurement only)
+#   -P  possible CPUs (QEMU maxcpus) to run at
+#   -o  name of the results directory (default: a time stamp); RECORD=1 also copies the table
+#       and plots to Documentation/results/NAME/
+# The same bench binary (the tree's HEAD) runs on every kernel, so only the kernel differs.
+# Trials run A B A B ..., never A A B B, so that drift on this noisy machine hits all variants.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+trials=${TRIALS:-5} clocks=${CLOCKS:-"icount wall"} variants=${VARIANTS:-"base series"}
+possible=${POSSIBLE:-2} duration=${DURATION:-3} name=''
+while getopts n:k:V:P:d:o: opt; do
+	case $opt in
+	n) trials=$OPTARG ;;
+	k) clocks=$OPTARG ;;
+	V) variants=$OPTARG ;;
+	P) possible=$OPTARG ;;
+	d) duration=$OPTARG ;;
+	o) name=$OPTARG ;;
+	*) die "usage: compare.sh [-n TRIALS] [-k CLOCKS] [-V VARIANTS] [-P POSSIBLE] [-d S] [-o NAME] [BENCH...]" ;;
+	esac
+done
+shift $((OPTIND - 1))
+benchs=("$@")
+((${#benchs[@]})) || read -ra benchs <<<"${BENCHS:-}"
+[[ $trials =~ ^[1-9][0-9]*$ ]] || die "trials must be a positive integer"
+for c in $clocks; do
+	[[ $c == icount || $c == wall ]] || die "unknown clock '$c' (icount or wall)"
+done
+name=${name:-$(date +%Y%m%d-%H%M%S)}
+out=$RESULTS/$name
+mkdir -p "$out"
+
+# Resolve a variant name to a commit of the tree.
+variant_commit() {
+	local v=$1 patch tag wt
+	case $v in
+	base) git -C "$TREE" rev-parse "$BASE_TAG" ;;
+	series) git -C "$TREE" rev-parse HEAD ;;
+	*)
+		patch=$LAB_ROOT/lab/variants/$v.patch
+		if [[ -f $patch ]]; then
+			tag=lab-variant/$v-$(sha1sum <"$patch" | cut -c1-8)
+			if ! git -C "$TREE" rev-parse -q --verify "$tag" >/dev/null; then
+				wt=$(mktemp -d "$LAB_CACHE/variant.XXXXXX")
+				git -C "$TREE" worktree add -q --detach "$wt" "$BASE_TAG"
+				"$LAB_ROOT/scripts/apply-series.sh" "$wt" "$patch" >&2
+				git -C "$TREE" tag "$tag" "$(git -C "$wt" rev-parse HEAD)"
+				git -C "$TREE" worktree remove --force "$wt"
+			fi
+			git -C "$TREE" rev-parse "$tag"
+		else
+			git -C "$TREE" rev-parse --verify -q "$v^{commit}" ||
+				die "unknown variant '$v' (base, series, a commit of the tree, or lab/variants/NAME.patch)"
+		fi
+		;;
+	esac
+}
+
+"$LAB_ROOT/scripts/tree.sh"
+declare -A kernel
+for v in $variants; do
+	commit=$(variant_commit "$v")
+	kernel[$v]=$("$LAB_ROOT/scripts/kernel.sh" "$commit")
+done
+bench_dir=$("$LAB_ROOT/scripts/bench-build.sh" HEAD)
+
+csv=$out/trials.csv
+echo "clock,variant,trial,possible_cpus,family,benchmark,value,unit" >"$csv"
+declare -A family
+while read -r f n _; do
+	[[ -z $f || $f == \#* ]] || family[$n]=$f
+done <"$LAB_ROOT/config/benchmarks"
+
+failed=0
+for clock in $clocks; do
+	vm_opts=()
+	[[ $clock == icount ]] && vm_opts=(-i)
+	for p in $possible; do
+		for ((t = 1; t <= trials; t++)); do
+			for v in $variants; do
+				note "trial $t/$trials: $v, $clock clock, $p possible CPUs"
+				log=$out/$clock-$v-p$p-t$t.log
+				if ! "$LAB_ROOT/scripts/vm.sh" "${vm_opts[@]}" -k "${kernel[$v]}" -p "$p" -t 1800 -- \
+					"$LAB_ROOT/scripts/suite.sh -b $bench_dir -w vm -d $duration ${benchs[*]}" >"$log" 2>&1; then
+					note "trial failed, see $log"
+					tail -n 5 "$log" >&2
+					failed=$((failed + 1))
+				fi
+				sed -n 's/^lab-result: //p' "$log" | while read -r bench mean _ unit; do
+					echo "$clock,$v,$t,$p,${family[$bench]:-other},$bench,$mean,$unit"
+				done >>"$csv"
+			done
+		done
+	done
+done
+
+{
+	echo "# make compare: $name"
+	echo
+	echo "Command: \`scripts/compare/compare.sh -n $trials -k '$clocks' -V '$variants' -P '$possible' -d $duration ${benchs[*]}\`"
+	echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "Machine: $(nproc) host CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), QEMU $(qemu-system-x86_64 --version | awk 'NR==1 { print $4 }') TCG, guest: ${CPUS:-2} online CPUs (wall), 1 (icount)"
+	echo "Variants: $(for v in $variants; do printf '%s=%s ' "$v" "$(variant_commit "$v" | cut -c1-12)"; done)"
+	echo "bench: $(git -C "$TREE" log -1 --format='%h %s' HEAD), -w1 -d$duration"
+	/usr/bin/python3 "$LAB_ROOT/scripts/compare/stats.py" "$csv" "$out"
+} >"$out/README.md"
+cat "$out/README.md"
+note "results: $out"
+if [[ ${RECORD:-0} == 1 ]]; then
+	mkdir -p "$LAB_ROOT/Documentation/results/$name"
+	cp "$out/README.md" "$out"/*.png "$out/trials.csv" "$LAB_ROOT/Documentation/results/$name/"
+	note "recorded in Documentation/results/$name"
+fi
+exit $((failed > 0))
