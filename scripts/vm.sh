@@ -88,7 +88,7 @@ timeout -k 5 "$timeout" qemu-system-x86_64 -machine q35 "${accel[@]}" \
 	-kernel "$kernel" -append "$(echo $append)" \
 	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap \
 	-device virtio-9p-pci,fsdev=root,mount_tag=root </dev/null 2>&1 |
-	tee "$log" | grep --line-buffered -v '^lab-vm-exit-status: '
+	sed -u 's/\r$//' | tee "$log" | grep --line-buffered -v '^lab-vm-exit-status: '
 qemu_rc=${PIPESTATUS[0]}
 set -e
 
