@@ -10,7 +10,7 @@ S := scripts
 REV ?= HEAD
 export REV BENCHS
 
-.PHONY: help deps base tree series kernel bench-build vm bench host-bench check compare
+.PHONY: help deps base tree series kernel bench-build vm bench host-bench check compare check-debug gates mbox
 
 help:
 	@echo "make bench        the main job: build what is missing, run the benchmark suite in the VM"
@@ -57,3 +57,12 @@ check: deps
 
 compare: tree
 	@scripts/compare/compare.sh
+
+check-debug: tree
+	@scripts/check-debug.sh
+
+gates: tree
+	@scripts/gates.sh
+
+mbox:
+	@scripts/mbox.sh

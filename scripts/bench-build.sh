@@ -16,6 +16,7 @@ if [[ -x $out/bench && ${#targets[@]} == 1 && ${targets[0]} == bench ]]; then
 	exit 0
 fi
 need clang llc llvm-strip pahole
+lock_build_src
 
 kernel=$("$LAB_ROOT/scripts/kernel.sh" "$commit")
 git -C "$BUILD_SRC" checkout -q -f --detach "$commit"

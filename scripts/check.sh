@@ -81,6 +81,23 @@ PATCH
 	git -C "$TREE" worktree remove --force "$scratch/broken"
 }
 
+test_mbox_applies_with_git_am() {
+	local mbox
+	[[ -n $(patches) ]] || { echo "no patches"; return 0; }
+	[[ -d $scratch/tree ]] || test_series_applies_to_pristine_base
+	mbox=$("$S/mbox.sh" "$scratch/series.mbox")
+	# shellcheck disable=SC2046 # one word per patch
+	scratch_worktree "$scratch/mbox-tree" $(patches)
+	git -C "$scratch/mbox-tree" am -q --empty=drop "$mbox"
+	[[ $(git -C "$scratch/mbox-tree" rev-parse 'HEAD^{tree}') == $(git -C "$scratch/tree" rev-parse 'HEAD^{tree}') ]]
+	git -C "$TREE" worktree remove --force "$scratch/mbox-tree"
+}
+
+test_series_quality_gates() {
+	[[ -n $(patches) ]] || { echo "no patches"; return 0; }
+	"$S/gates.sh"
+}
+
 test_kernel_builds() {
 	"$S/kernel.sh" HEAD
 }

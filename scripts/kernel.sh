@@ -31,6 +31,7 @@ if [[ -f $out/bzImage ]]; then
 	exit 0
 fi
 need gcc make flex bison bc pahole
+lock_build_src
 
 obj=$LAB_CACHE/obj/$config
 mkdir -p "$obj"

@@ -42,3 +42,15 @@ need() {
 		command -v "$cmd" >/dev/null || die "missing '$cmd' (run: make deps)"
 	done
 }
+
+# Builds share one worktree ($BUILD_SRC): hold this lock from checkout to the end of the build.
+lock_build_src() {
+	[[ -z ${LAB_BUILD_LOCKED:-} ]] || return 0	# a parent holds it (children inherit fd 9)
+	export LAB_BUILD_LOCKED=1
+	mkdir -p "$LAB_CACHE"
+	exec 9>"$LAB_CACHE/build-src.lock"
+	if ! flock -n 9; then
+		note "waiting for another build in $BUILD_SRC"
+		flock 9
+	fi
+}

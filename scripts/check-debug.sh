@@ -1,0 +1,25 @@
+#!/bin/bash
+# make check-debug: boot the debug kernel (bench.config + debug.config: KCSAN, lockdep,
+# atomic-sleep checks) of REV (default HEAD), run short versions of the benchmarks the series
+# changes and the selftests it touches, and fail on any KCSAN, lockdep, BUG or WARN splat.
+# Slow (a second kernel build and test_progs), so it is not part of `make check`.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+S=$LAB_ROOT/scripts
+rev=$(git -C "$TREE" rev-parse "${REV:-HEAD}")
+start=$SECONDS
+"$S/tree.sh"
+kernel=$("$S/kernel.sh" -c debug "$rev")
+bench_dir=$("$S/bench-build.sh" "$rev")
+tests_dir=$("$S/bench-build.sh" "$rev" bench test_progs test_maps)
+# The changed benchmarks (short) and the touched selftests; the list lives in config/debug-run.
+guest_cmd="cd $tests_dir && BENCH_DIR=$bench_dir bash $LAB_ROOT/config/debug-run; rc=\$?; dmesg > /tmp/dmesg; echo '--- dmesg splats ---'; grep -nE -A25 'BUG:|WARNING:|KCSAN|lockdep|possible recursive locking|circular locking|INFO: task|sleeping function called' /tmp/dmesg; echo '--- end ---'; exit \$rc"
+log=$LAB_CACHE/check-debug.log
+set +e
+"$S/vm.sh" -k "$kernel" -c 2 -m 4G -t "${TIMEOUT:-3000}" -- "$guest_cmd" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+splats=$(sed -n '/^--- dmesg splats ---$/,/^--- end ---$/p' "$log" | grep -cE 'BUG:|WARNING:|KCSAN|lockdep|circular locking|sleeping function' || true)
+note "check-debug: exit status $rc, $splats splat line(s), $((SECONDS - start))s (log: $log)"
+((rc == 0 && splats == 0)) || die "check-debug failed"

@@ -1,0 +1,84 @@
+#!/bin/bash
+# The series' quality gates, patch by patch, in order. For each patch of patches/:
+#   checkpatch  scripts/checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks, except the
+#               message types allowed for that patch in config/checkpatch-allowlist
+#   builds      the kernel and bench build with the series applied up to this patch
+#   w1          make W=1 on the C files the patch touches adds no warning over its parent
+#   sparse      make C=2 (sparse) on those files adds no warning over its parent
+# Prints one "ok|FAIL <patch>: <gate>" line per gate and exits non-zero if any failed.
+#   scripts/gates.sh [PATCH_NUMBER...]   (default: every patch)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+S=$LAB_ROOT/scripts
+"$S/tree.sh" >/dev/null 2>&1 || "$S/tree.sh"
+mapfile -t patches < <(ls "$LAB_ROOT"/patches/[0-9][0-9][0-9][1-9]-*.patch 2>/dev/null)
+mapfile -t commits < <(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD")
+((${#patches[@]} == ${#commits[@]})) ||
+	die "the tree has ${#commits[@]} commits but patches/ has ${#patches[@]} patches: run make series or make tree"
+checkpatch=$BASE_DIR/scripts/checkpatch.pl
+obj=$LAB_CACHE/obj/bench
+failed=0
+
+gate() {
+	local patch=$1 name=$2 log
+	shift 2
+	log=$(mktemp)
+	if "$@" >"$log" 2>&1; then
+		echo "ok   $(basename "$patch"): $name"
+	else
+		echo "FAIL $(basename "$patch"): $name"
+		tail -n 20 "$log" | sed 's/^/     | /'
+		failed=$((failed + 1))
+	fi
+	rm -f "$log"
+}
+
+run_checkpatch() {
+	local patch=$1 ignore out
+	ignore=$(awk -v p="$(basename "$patch")" '$1 !~ /^#/ && p ~ $1 { printf "%s,", $2 }' \
+		"$LAB_ROOT/config/checkpatch-allowlist")
+	out=$(perl "$checkpatch" --strict --no-tree --show-types ${ignore:+--ignore "${ignore%,}"} "$patch") || true
+	echo "$out"
+	grep -q "total: 0 errors, 0 warnings, 0 checks" <<<"$out"
+}
+
+builds() {
+	"$S/kernel.sh" "$1" && "$S/bench-build.sh" "$1"
+}
+
+# Warnings of one extra-check build (W=1 or C=2) of the kernel C files a commit touches, with line
+# numbers dropped so that moved code compares equal.
+object_warnings() {
+	local commit=$1 check=$2 files objs
+	files=$(git -C "$TREE" diff --name-only "$commit^" "$commit" -- '*.c' | grep -v '^tools/' || true)
+	[[ -n $files ]] || return 0
+	lock_build_src
+	git -C "$BUILD_SRC" checkout -q -f --detach "$commit"
+	objs=$(sed 's/\.c$/.o/' <<<"$files")
+	# shellcheck disable=SC2086 # one word per object
+	make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$check" $objs 2>&1 |
+		grep -E 'warning:|error:' | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort || true
+}
+
+no_new_warnings() {
+	local commit=$1 check=$2 before after
+	before=$(object_warnings "$commit^" "$check")
+	after=$(object_warnings "$commit" "$check")
+	echo "$after"
+	! comm -13 <(echo "$before") <(echo "$after") | grep .
+}
+
+selected=("$@")
+for i in "${!patches[@]}"; do
+	n=$((i + 1))
+	if ((${#selected[@]})) && [[ " ${selected[*]} " != *" $n "* ]]; then
+		continue
+	fi
+	p=${patches[$i]} c=${commits[$i]}
+	gate "$p" checkpatch run_checkpatch "$p"
+	gate "$p" "kernel and bench build" builds "$c"
+	gate "$p" "no new W=1 warnings" no_new_warnings "$c" W=1
+	gate "$p" "no new sparse warnings" no_new_warnings "$c" C=2
+done
+exit $((failed > 0))
