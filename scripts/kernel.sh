@@ -25,7 +25,9 @@ esac
 
 commit=$(git -C "$TREE" rev-parse --verify -q "$1^{commit}") || die "no commit '$1' in $TREE (run: make tree)"
 config_hash=$(cat "${fragments[@]}" | sha1sum | cut -c1-12)
-out=$KERNELS/$config-$(git -C "$TREE" rev-parse "$commit^{tree}" | cut -c1-12)-$config_hash
+# Keyed by the tree without tools/: commits that change only tools/ share one kernel.
+kernel_tree=$(git -C "$TREE" ls-tree "$commit" | grep -v $'\ttools$' | sha1sum | cut -c1-12)
+out=$KERNELS/$config-$kernel_tree-$config_hash
 if [[ -f $out/bzImage ]]; then
 	echo "$out"
 	exit 0

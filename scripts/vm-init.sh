@@ -2,7 +2,7 @@
 # PID 1 of the lab VM. The host's root is mounted read-only over 9p; this mounts what the benchmarks and
 # selftests need, runs the command from the kernel command line as root, prints its exit status on the
 # console for scripts/vm.sh, and powers off.
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp TERM=dumb
+export PATH=/tmp/lab-bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin TERM=dumb
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -20,8 +20,15 @@ mount -t bpf bpf /sys/fs/bpf
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 ulimit -l unlimited
 
+# Everything runs as root already; the selftests' run_bench_*.sh scripts call sudo.
+mkdir -p /tmp/lab-bin
+printf '#!/bin/sh\nexec "$@"\n' >/tmp/lab-bin/sudo
+chmod +x /tmp/lab-bin/sudo
+
 # The kernel hands unknown name=value parameters to init as environment variables.
 run_dir=${lab_run:?lab_run= missing from the kernel command line}
+# The host's HOME, so that ~ means the same in the guest (read-only there).
+export HOME=$(cat "$run_dir/home")
 cd "$(cat "$run_dir/cwd")" 2>/dev/null || cd /tmp
 bash "$run_dir/cmd" </dev/null
 status=$?

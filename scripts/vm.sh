@@ -77,6 +77,7 @@ run_dir=$(mktemp -d "$LAB_CACHE/vm/run.XXXXXX")
 trap 'rm -rf "$run_dir"' EXIT
 printf '%s\n' "$*" >"$run_dir/cmd"
 pwd >"$run_dir/cwd"
+echo "$HOME" >"$run_dir/home"
 log=$run_dir/console.log
 
 append="console=ttyS0 loglevel=5 panic=-1 trace_clock=global oops=panic root=/dev/root rootfstype=9p ro
