@@ -53,7 +53,7 @@ for line in "${selected[@]}"; do
 		failed=$((failed + 1))
 		continue
 	fi
-	result=$(sed -nE 's/^Summary: [^0-9]*([0-9.]+) ± ([0-9.]+) ?([a-zA-Z /]*[a-zA-Z/]).*/\1 \2 \3/p' <<<"$out" | head -n1)
+	result=$(sed -nE 's/^Summary: [^0-9]*([0-9.]+) +± +([0-9.]+) ?([a-zA-Z /]*[a-zA-Z/]).*/\1 \2 \3/p' <<<"$out" | head -n1)
 	if [[ -z $result ]]; then
 		echo "$out" | tail -n 5 >&2
 		summary+=("$(printf '%-24s no summary line' "$name")")
