@@ -1,45 +1,62 @@
 #!/bin/bash
-# Build the BPF selftests `bench` of one commit of the tree and print the directory holding it
-# (bench, benchs/ run scripts). Built with the selftests Makefile: in-tree libbpf and bpftool,
+# Build the BPF selftests `bench` (or other selftests targets) of one commit of the tree and print
+# the directory holding the result. Built with the selftests Makefile: in-tree libbpf and bpftool,
 # Debian's clang, vmlinux.h from the BTF of the kernel built for the same commit.
-#   scripts/bench-build.sh <commit-ish> [target...]   (default target: bench)
+#   scripts/bench-build.sh [-c bench|debug] <commit-ish> [target...]   (default target: bench)
+# `bench` alone is built out of tree and its directory holds bench and benchs/. Other targets
+# (test_progs, test_maps) are built in the source tree, as 6.1's Makefile assumes for
+# urandom_read and bpf_testmod.ko, and the whole selftests directory is copied out.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[[ $# -ge 1 ]] || die "usage: bench-build.sh <commit-ish> [make target...]"
+config=bench
+while getopts c: opt; do
+	case $opt in
+	c) config=$OPTARG ;;
+	*) die "usage: bench-build.sh [-c bench|debug] <commit-ish> [target...]" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[[ $# -ge 1 ]] || die "usage: bench-build.sh [-c bench|debug] <commit-ish> [target...]"
 commit=$(git -C "$TREE" rev-parse --verify -q "$1^{commit}") || die "no commit '$1' in $TREE (run: make tree)"
 shift
 targets=("${@:-bench}")
-out=$LAB_CACHE/bench/$(git -C "$TREE" rev-parse "$commit:tools" | cut -c1-12)
-if [[ -x $out/bench && ${#targets[@]} == 1 && ${targets[0]} == bench ]]; then
-	echo "$out"
-	exit 0
+tools=$(git -C "$TREE" rev-parse "$commit:tools" | cut -c1-12)
+selftests=$BUILD_SRC/tools/testing/selftests/bpf
+if [[ ${targets[*]} == bench ]]; then
+	out=$LAB_CACHE/bench/$tools
+	[[ $config == bench ]] || out=$out-$config
+	[[ -x $out/bench ]] && { echo "$out"; exit 0; }
+	obj=$LAB_CACHE/obj/selftests-bpf${config#bench}
+	make_args=(OUTPUT="$obj")
+else
+	out=$LAB_CACHE/selftests/$tools-$config
+	[[ -x $out/test_progs ]] && { echo "$out"; exit 0; }
+	obj=$selftests
+	make_args=(KDIR="$LAB_CACHE/obj/$config")
 fi
 need clang llc llvm-strip pahole
-lock_build_src
 
-kernel=$("$LAB_ROOT/scripts/kernel.sh" "$commit")
+kernel=$("$LAB_ROOT/scripts/kernel.sh" -c "$config" "$commit")
+lock_build_src
 git -C "$BUILD_SRC" checkout -q -f --detach "$commit"
-obj=$LAB_CACHE/obj/selftests-bpf
 mkdir -p "$obj"
-log=$obj/build.log
+log=$LAB_CACHE/obj/selftests-${config}-build.log
 build() {
-	make -C "$BUILD_SRC/tools/testing/selftests/bpf" -j"$JOBS" OUTPUT="$obj" \
-		VMLINUX_BTF="$kernel/vmlinux" "${targets[@]}" >"$log" 2>&1
+	make -C "$selftests" -j"$JOBS" "${make_args[@]}" VMLINUX_BTF="$kernel/vmlinux" \
+		"${targets[@]}" >"$log" 2>&1
 }
 if ! step "building ${targets[*]} at $(git -C "$TREE" log -1 --format='%h %s' "$commit") (log: $log)" build; then
 	grep -E 'error|Error' "$log" | head -n 20 >&2
 	die "selftests build failed, see $log"
 fi
 rm -rf "$out.tmp"
-mkdir -p "$out.tmp"
-cp -r "$BUILD_SRC/tools/testing/selftests/bpf/benchs" "$out.tmp/"
-for t in bench test_progs test_maps; do
-	[[ -x $obj/$t ]] && cp "$obj/$t" "$out.tmp/"
-done
-# test_progs loads its BPF objects from its own directory.
-if [[ -x $obj/test_progs ]]; then
-	cp "$obj"/*.bpf.o "$out.tmp/" 2>/dev/null || true
+mkdir -p "$(dirname "$out")"
+if [[ ${targets[*]} == bench ]]; then
+	mkdir -p "$out.tmp"
+	cp -r "$selftests/benchs" "$obj/bench" "$out.tmp/"
+else
+	cp -a "$selftests" "$out.tmp"
 fi
 rm -rf "$out"
 mv "$out.tmp" "$out"

@@ -12,7 +12,7 @@ start=$SECONDS
 "$S/tree.sh"
 kernel=$("$S/kernel.sh" -c debug "$rev")
 bench_dir=$("$S/bench-build.sh" "$rev")
-tests_dir=$("$S/bench-build.sh" "$rev" bench test_progs test_maps)
+tests_dir=$("$S/bench-build.sh" -c debug "$rev" test_progs test_maps)
 # The changed benchmarks (short) and the touched selftests; the list lives in config/debug-run.
 guest_cmd="cd $tests_dir && BENCH_DIR=$bench_dir bash $LAB_ROOT/config/debug-run; rc=\$?; dmesg > /tmp/dmesg; echo '--- dmesg splats ---'; grep -nE -A25 'BUG:|WARNING:|KCSAN|lockdep|possible recursive locking|circular locking|INFO: task|sleeping function called' /tmp/dmesg; echo '--- end ---'; exit \$rc"
 log=$LAB_CACHE/check-debug.log

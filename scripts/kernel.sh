@@ -19,7 +19,7 @@ shift $((OPTIND - 1))
 
 case $config in
 bench) fragments=("$LAB_ROOT/config/bench.config") ;;
-debug) fragments=("$LAB_ROOT/config/bench.config" "$LAB_ROOT/config/debug.config") ;;
+debug) fragments=("$LAB_ROOT/config/bench.config" "$LAB_ROOT/config/selftests.config" "$LAB_ROOT/config/debug.config") ;;
 *) die "unknown kernel config '$config' (bench or debug)" ;;
 esac
 
@@ -76,8 +76,9 @@ if [[ $(cat "$obj/.lab-config-hash" 2>/dev/null) != "$config_hash" ]]; then
 	step "configuring $config kernel (tinyconfig + ${fragments[*]##*/})" make_config
 fi
 log=$obj/build.log
+# modules: Module.symvers and module.lds, which out-of-tree modules (bpf_testmod.ko) link against.
 build() {
-	kmake bzImage >"$log" 2>&1
+	kmake bzImage modules >"$log" 2>&1
 }
 if ! step "building $config kernel at $(git -C "$TREE" log -1 --format='%h %s' "$commit") (log: $log)" build; then
 	grep -E 'error|Error' "$log" | head -n 20 >&2

@@ -11,14 +11,16 @@ outdir=${1:-$LAB_ROOT/patches}
 git -C "$tree" rev-parse -q --verify "$BASE_TAG" >/dev/null || die "$tree has no $BASE_TAG tag"
 # Put the subject and text of cover-letter.txt in place of git's placeholders, and fix the date.
 fill_cover_letter() {
-	local cover=$1 text=$2
-	python3 - "$cover" "$text" <<'PY'
+	local cover=$1 text=$2 cc=$3
+	python3 - "$cover" "$text" "$cc" <<'PY'
 import sys
 cover, text = sys.argv[1], open(sys.argv[2]).read().rstrip("\n")
+cc = open(sys.argv[3]).read().rstrip("\n")
 subject, _, blurb = text.partition("\n")
+blurb = blurb.strip("\n") + ("\n\n" + cc if cc else "")
 s = open(cover).read()
 s = s.replace("*** SUBJECT HERE ***", subject.strip(), 1)
-s = s.replace("*** BLURB HERE ***", blurb.strip("\n"), 1)
+s = s.replace("*** BLURB HERE ***", blurb, 1)
 lines = [l if not l.startswith("Date: ") else "Date: Thu, 1 Jan 2026 00:00:00 +0000" for l in s.split("\n")]
 open(cover, "w").write("\n".join(lines))
 PY
@@ -41,7 +43,11 @@ fi
 git -C "$tree" -c core.abbrev=12 format-patch "${opts[@]}" "$BASE_TAG..HEAD" >/dev/null
 cover=$outdir/0000-cover-letter.patch
 if [[ -f $cover ]]; then
-	fill_cover_letter "$cover" "$LAB_ROOT/patches/cover-letter.txt"
+	# The Cc list of the whole series, from the tree's MAINTAINERS.
+	perl "$tree/scripts/get_maintainer.pl" --no-rolestats --no-git --no-git-fallback \
+		"$outdir"/[0-9][0-9][0-9][1-9]-*.patch | sed 's/^/Cc: /' >"$outdir/.cc"
+	fill_cover_letter "$cover" "$LAB_ROOT/patches/cover-letter.txt" "$outdir/.cc"
+	rm -f "$outdir/.cc"
 fi
 if [[ $outdir == "$LAB_ROOT/patches" ]]; then
 	patches_hash=$( (echo "$BASE_PACKAGE_VERSION"; cat "$outdir"/[0-9][0-9][0-9][1-9]-*.patch) | sha1sum | cut -c1-40)
