@@ -13,13 +13,15 @@ start=$SECONDS
 kernel=$("$S/kernel.sh" -c debug "$rev")
 bench_dir=$("$S/bench-build.sh" "$rev")
 tests_dir=$("$S/bench-build.sh" -c debug "$rev" test_progs test_maps)
+# What a KCSAN report, a lockdep report, a BUG or a WARN starts with in dmesg.
+splat='BUG:|WARNING:|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|INFO: task .* blocked'
 # The changed benchmarks (short) and the touched selftests; the list lives in config/debug-run.
-guest_cmd="cd $tests_dir && BENCH_DIR=$bench_dir bash $LAB_ROOT/config/debug-run; rc=\$?; dmesg > /tmp/dmesg; echo '--- dmesg splats ---'; grep -nE -A25 'BUG:|WARNING:|KCSAN|lockdep|possible recursive locking|circular locking|INFO: task|sleeping function called' /tmp/dmesg; echo '--- end ---'; exit \$rc"
+guest_cmd="splat='$splat'; cd $tests_dir && BENCH_DIR=$bench_dir bash $LAB_ROOT/config/debug-run; rc=\$?; dmesg > /tmp/dmesg; echo '--- dmesg splats ---'; grep -nE -A25 \"\$splat\" /tmp/dmesg; echo '--- end ---'; exit \$rc"
 log=$LAB_CACHE/check-debug.log
 set +e
 "$S/vm.sh" -k "$kernel" -c 2 -m 4G -t "${TIMEOUT:-3000}" -- "$guest_cmd" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
-splats=$(sed -n '/^--- dmesg splats ---$/,/^--- end ---$/p' "$log" | grep -cE 'BUG:|WARNING:|KCSAN|lockdep|circular locking|sleeping function' || true)
+splats=$(sed -n '/^--- dmesg splats ---$/,/^--- end ---$/p' "$log" | grep -cE "$splat" || true)
 note "check-debug: exit status $rc, $splats splat line(s), $((SECONDS - start))s (log: $log)"
 ((rc == 0 && splats == 0)) || die "check-debug failed"

@@ -60,6 +60,8 @@ for line in "${selected[@]}"; do
 		failed=$((failed + 1))
 		continue
 	fi
+	# A benchmark's own warnings (e.g. an outcome that does not match its mode) must be seen.
+	grep -E '^(WARNING|Outcomes)' <<<"$out" >&2 || true
 	read -r mean stddev unit <<<"$result"
 	echo "lab-result: $name $mean $stddev $unit"
 	summary+=("$(printf '%-24s %10s ± %-8s %s' "$name" "$mean" "$stddev" "$unit")")

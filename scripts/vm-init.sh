@@ -19,6 +19,7 @@ mount -t tracefs tracefs /sys/kernel/tracing
 mount -t bpf bpf /sys/fs/bpf
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 ulimit -l unlimited
+ip link set lo up 2>/dev/null	# selftests bind to loopback
 
 # Everything runs as root already; the selftests' run_bench_*.sh scripts call sudo.
 mkdir -p /tmp/lab-bin
