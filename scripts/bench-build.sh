@@ -5,7 +5,8 @@
 #   scripts/bench-build.sh [-c bench|debug] <commit-ish> [target...]   (default target: bench)
 # `bench` alone is built out of tree and its directory holds bench and benchs/. Other targets
 # (test_progs, test_maps) are built in the source tree, as 6.1's Makefile assumes for
-# urandom_read and bpf_testmod.ko, and the whole selftests directory is copied out.
+# urandom_read and bpf_testmod.ko: in a worktree of their own, so that their generated headers
+# never shadow those of the out-of-tree bench build; the whole selftests directory is copied out.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -22,7 +23,7 @@ commit=$(git -C "$TREE" rev-parse --verify -q "$1^{commit}") || die "no commit '
 shift
 targets=("${@:-bench}")
 tools=$(git -C "$TREE" rev-parse "$commit:tools" | cut -c1-12)
-selftests=$BUILD_SRC/tools/testing/selftests/bpf
+src=$BUILD_SRC
 if [[ ${targets[*]} == bench ]]; then
 	out=$LAB_CACHE/bench/$tools
 	[[ $config == bench ]] || out=$out-$config
@@ -32,14 +33,21 @@ if [[ ${targets[*]} == bench ]]; then
 else
 	out=$LAB_CACHE/selftests/$tools-$config
 	[[ -x $out/test_progs ]] && { echo "$out"; exit 0; }
-	obj=$selftests
+	src=$LAB_CACHE/selftests-src
+	obj=$src/tools/testing/selftests/bpf
 	make_args=(KDIR="$LAB_CACHE/obj/$config")
 fi
+selftests=$src/tools/testing/selftests/bpf
 need clang llc llvm-strip pahole
 
 kernel=$("$LAB_ROOT/scripts/kernel.sh" -c "$config" "$commit")
 lock_build_src
-git -C "$BUILD_SRC" checkout -q -f --detach "$commit"
+if [[ $src != "$BUILD_SRC" ]] && ! git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+	rm -rf "$src"
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$src" "$commit"
+fi
+git -C "$src" checkout -q -f --detach "$commit"
 mkdir -p "$obj"
 log=$LAB_CACHE/obj/selftests-${config}-build.log
 build() {

@@ -47,24 +47,30 @@ builds() {
 	"$S/kernel.sh" "$1" && "$S/bench-build.sh" "$1"
 }
 
-# Warnings of one extra-check build (W=1 or C=2) of the kernel C files a commit touches, with line
+# The kernel C files a commit touches (tools/ has no W=1 or sparse build).
+touched_c_files() {
+	git -C "$TREE" diff --name-only "$1^" "$1" -- '*.c' | grep -v '^tools/' || true
+}
+
+# Warnings of one extra-check build (W=1 or C=2) of some kernel C files at a commit, with line
 # numbers dropped so that moved code compares equal.
 object_warnings() {
-	local commit=$1 check=$2 files objs
-	files=$(git -C "$TREE" diff --name-only "$commit^" "$commit" -- '*.c' | grep -v '^tools/' || true)
-	[[ -n $files ]] || return 0
+	local commit=$1 check=$2 files=$3 objs
 	lock_build_src
 	git -C "$BUILD_SRC" checkout -q -f --detach "$commit"
 	objs=$(sed 's/\.c$/.o/' <<<"$files")
 	# shellcheck disable=SC2086 # one word per object
 	make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$check" $objs 2>&1 |
-		grep -E 'warning:|error:' | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort || true
+		grep -E 'warning:|error:' | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort -u || true
 }
 
+# The same files built at the parent and at the commit: no warning may be new.
 no_new_warnings() {
-	local commit=$1 check=$2 before after
-	before=$(object_warnings "$commit^" "$check")
-	after=$(object_warnings "$commit" "$check")
+	local commit=$1 check=$2 files before after
+	files=$(touched_c_files "$commit")
+	[[ -n $files ]] || { echo "no kernel C file touched"; return 0; }
+	before=$(object_warnings "$commit^" "$check" "$files")
+	after=$(object_warnings "$commit" "$check" "$files")
 	echo "$after"
 	! comm -13 <(echo "$before") <(echo "$after") | grep .
 }
