@@ -44,9 +44,9 @@ git -C "$tree" -c core.abbrev=12 format-patch "${opts[@]}" "$BASE_TAG..HEAD" >/d
 cover=$outdir/0000-cover-letter.patch
 if [[ -f $cover ]]; then
 	# The Cc list of the whole series, from the tree's MAINTAINERS.
-	# (from the pristine base: MAINTAINERS is not part of the series)
+	# (from the pristine base: MAINTAINERS is not part of the series; sorted, as its order varies)
 	(cd "$BASE_DIR" && perl scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback \
-		"$outdir"/[0-9][0-9][0-9][1-9]-*.patch) | sed 's/^/Cc: /' >"$outdir/.cc"
+		"$outdir"/[0-9][0-9][0-9][1-9]-*.patch) | sort -u | sed 's/^/Cc: /' >"$outdir/.cc"
 	fill_cover_letter "$cover" "$LAB_ROOT/patches/cover-letter.txt" "$outdir/.cc"
 	rm -f "$outdir/.cc"
 fi
