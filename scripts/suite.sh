@@ -49,14 +49,14 @@ for line in "${selected[@]}"; do
 	# shellcheck disable=SC2086 # the registry's arguments are words
 	if ! out=$(./bench -w"$warmup" -d"$duration" $args 2>&1); then
 		echo "$out" | tail -n 5 >&2
-		summary+=("$(printf '%-24s FAILED' "$name")")
+		summary+=("$(printf '%-28s FAILED' "$name")")
 		failed=$((failed + 1))
 		continue
 	fi
 	result=$(sed -nE 's/^Summary: [^0-9]*([0-9.]+) +± +([0-9.]+) ?([a-zA-Z /]*[a-zA-Z/]).*/\1 \2 \3/p' <<<"$out" | head -n1)
 	if [[ -z $result ]]; then
 		echo "$out" | tail -n 5 >&2
-		summary+=("$(printf '%-24s no summary line' "$name")")
+		summary+=("$(printf '%-28s no summary line' "$name")")
 		failed=$((failed + 1))
 		continue
 	fi
@@ -64,7 +64,7 @@ for line in "${selected[@]}"; do
 	grep -E '^(WARNING|Outcomes)' <<<"$out" >&2 || true
 	read -r mean stddev unit <<<"$result"
 	echo "lab-result: $name $mean $stddev $unit"
-	summary+=("$(printf '%-24s %10s ± %-8s %s' "$name" "$mean" "$stddev" "$unit")")
+	summary+=("$(printf '%-28s %10s ± %-8s %s' "$name" "$mean" "$stddev" "$unit")")
 done
 
 echo
