@@ -47,7 +47,7 @@ if [[ $src != "$BUILD_SRC" ]] && ! git -C "$src" rev-parse --git-dir >/dev/null 
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$src" "$commit"
 fi
-git -C "$src" checkout -q -f --detach "$commit"
+checkout_commit "$src" "$commit"
 mkdir -p "$obj"
 log=$LAB_CACHE/obj/selftests-${config}-build.log
 build() {

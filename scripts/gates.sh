@@ -57,7 +57,7 @@ touched_c_files() {
 object_warnings() {
 	local commit=$1 check=$2 files=$3 objs
 	lock_build_src
-	git -C "$BUILD_SRC" checkout -q -f --detach "$commit"
+	checkout_commit "$BUILD_SRC" "$commit"
 	objs=$(sed 's/\.c$/.o/' <<<"$files")
 	# shellcheck disable=SC2086 # one word per object
 	make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$check" $objs 2>&1 |

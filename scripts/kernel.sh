@@ -42,7 +42,7 @@ if ! git -C "$BUILD_SRC" rev-parse --git-dir >/dev/null 2>&1; then
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$BUILD_SRC" "$commit"
 fi
-git -C "$BUILD_SRC" checkout -q -f --detach "$commit"
+checkout_commit "$BUILD_SRC" "$commit"
 
 kmake() {
 	make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$@"

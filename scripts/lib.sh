@@ -54,3 +54,13 @@ lock_build_src() {
 		flock 9
 	fi
 }
+
+# checkout_commit WORKTREE COMMIT: check COMMIT out in one of the lab's build worktrees, fetching it
+# first when the worktree belongs to another tree (TREE= pointing at a second tree).
+checkout_commit() {
+	local dir=$1 commit=$2
+	if ! git -C "$dir" cat-file -e "$commit^{commit}" 2>/dev/null; then
+		git -C "$dir" fetch -q "$TREE" "+refs/heads/*:refs/lab-fetched/*"
+	fi
+	git -C "$dir" checkout -q -f --detach "$commit"
+}
