@@ -93,6 +93,20 @@ test_mbox_applies_with_git_am() {
 	git -C "$TREE" worktree remove --force "$scratch/mbox-tree"
 }
 
+test_mbox_applies_with_b4_am() {
+	local mbox
+	[[ -n $(patches) ]] || { echo "no patches"; return 0; }
+	[[ -d $scratch/tree ]] || test_series_applies_to_pristine_base
+	mbox=$("$S/mbox.sh" "$scratch/series.mbox")
+	mkdir -p "$scratch/b4"
+	(cd "$scratch/b4" && b4 -q am -m "$mbox" -o "$scratch/b4")
+	# shellcheck disable=SC2046 # one word per patch
+	scratch_worktree "$scratch/b4-tree" $(patches)
+	git -C "$scratch/b4-tree" am -q "$scratch"/b4/*.mbx
+	[[ $(git -C "$scratch/b4-tree" rev-parse 'HEAD^{tree}') == $(git -C "$scratch/tree" rev-parse 'HEAD^{tree}') ]]
+	git -C "$TREE" worktree remove --force "$scratch/b4-tree"
+}
+
 test_series_quality_gates() {
 	[[ -n $(patches) ]] || { echo "no patches"; return 0; }
 	"$S/gates.sh"
