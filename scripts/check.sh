@@ -81,30 +81,31 @@ PATCH
 	git -C "$TREE" worktree remove --force "$scratch/broken"
 }
 
-test_mbox_applies_with_git_am() {
-	local mbox
-	[[ -n $(patches) ]] || { echo "no patches"; return 0; }
+# am_matches_series NAME GIT_AM_ARGS...: git am into a scratch worktree of the base must give
+# exactly the tree of the series applied patch by patch.
+am_matches_series() {
+	local name=$1
+	shift
 	[[ -d $scratch/tree ]] || test_series_applies_to_pristine_base
-	mbox=$("$S/mbox.sh" "$scratch/series.mbox")
 	# shellcheck disable=SC2046 # one word per patch
-	scratch_worktree "$scratch/mbox-tree" $(patches)
-	git -C "$scratch/mbox-tree" am -q --empty=drop "$mbox"
-	[[ $(git -C "$scratch/mbox-tree" rev-parse 'HEAD^{tree}') == $(git -C "$scratch/tree" rev-parse 'HEAD^{tree}') ]]
-	git -C "$TREE" worktree remove --force "$scratch/mbox-tree"
+	scratch_worktree "$scratch/$name" $(patches)
+	git -C "$scratch/$name" am -q "$@"
+	[[ $(git -C "$scratch/$name" rev-parse 'HEAD^{tree}') == $(git -C "$scratch/tree" rev-parse 'HEAD^{tree}') ]]
+	git -C "$TREE" worktree remove --force "$scratch/$name"
+}
+
+test_mbox_applies_with_git_am() {
+	[[ -n $(patches) ]] || { echo "no patches"; return 0; }
+	am_matches_series mbox-tree --empty=drop "$("$S/mbox.sh" "$scratch/series.mbox")"
 }
 
 test_mbox_applies_with_b4_am() {
 	local mbox
 	[[ -n $(patches) ]] || { echo "no patches"; return 0; }
-	[[ -d $scratch/tree ]] || test_series_applies_to_pristine_base
 	mbox=$("$S/mbox.sh" "$scratch/series.mbox")
 	mkdir -p "$scratch/b4"
 	(cd "$scratch/b4" && b4 -q am -m "$mbox" -o "$scratch/b4")
-	# shellcheck disable=SC2046 # one word per patch
-	scratch_worktree "$scratch/b4-tree" $(patches)
-	git -C "$scratch/b4-tree" am -q "$scratch"/b4/*.mbx
-	[[ $(git -C "$scratch/b4-tree" rev-parse 'HEAD^{tree}') == $(git -C "$scratch/tree" rev-parse 'HEAD^{tree}') ]]
-	git -C "$TREE" worktree remove --force "$scratch/b4-tree"
+	am_matches_series b4-tree "$scratch"/b4/*.mbx
 }
 
 test_series_quality_gates() {
