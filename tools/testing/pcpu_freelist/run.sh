@@ -77,7 +77,9 @@ extract() {
 build() {
 	local src=$1 mode=$2 what=$3 o san=
 
-	o=$OBJ/$mode/$(basename "$src")
+	# The dependency files name the harness sources by absolute path, so each checkout of the
+	# harness (CI clones to a new path every run) gets its own build directory.
+	o=$OBJ/$mode/$(basename "$src")-$(echo "$HERE" | sha1sum | cut -c1-8)
 	[ "$mode" = tsan ] && san=SAN=thread
 	make -s -j1 -C "$HERE" SRC="$src" O="$o" $san "$what" >&2 || return 1
 	echo "$o/pcpu_freelist_$what"
