@@ -2,7 +2,7 @@
 # Build the BPF selftests `bench` (or other selftests targets) of one commit of the tree and print
 # the directory holding the result. Built with the selftests Makefile: in-tree libbpf and bpftool,
 # Debian's clang, vmlinux.h from the BTF of the kernel built for the same commit.
-#   scripts/bench-build.sh [-c bench|debug] <commit-ish> [target...]   (default target: bench)
+#   scripts/bench-build.sh [-c bench|selftests|debug] <commit-ish> [target...]   (default target: bench)
 # `bench` alone is built out of tree and its directory holds bench and benchs/. Other targets
 # (test_progs, test_maps) are built in the source tree, as 6.1's Makefile assumes for
 # urandom_read and bpf_testmod.ko: in a worktree of their own, so that their generated headers
@@ -14,12 +14,12 @@ config=bench
 while getopts c: opt; do
 	case $opt in
 	c) config=$OPTARG ;;
-	*) die "usage: bench-build.sh [-c bench|debug] <commit-ish> [target...]" ;;
+	*) die "usage: bench-build.sh [-c bench|selftests|debug] <commit-ish> [target...]" ;;
 	esac
 done
 shift $((OPTIND - 1))
-[[ $# -ge 1 ]] || die "usage: bench-build.sh [-c bench|debug] <commit-ish> [target...]"
-commit=$(git -C "$TREE" rev-parse --verify -q "$1^{commit}") || die "no commit '$1' in $TREE (run: make tree)"
+[[ $# -ge 1 ]] || die "usage: bench-build.sh [-c bench|selftests|debug] <commit-ish> [target...]"
+commit=$(tree_commit "$1")
 shift
 targets=("${@:-bench}")
 tools=$(git -C "$TREE" rev-parse "$commit:tools" | cut -c1-12)

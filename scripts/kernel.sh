@@ -12,11 +12,11 @@ config=bench
 while getopts c: opt; do
 	case $opt in
 	c) config=$OPTARG ;;
-	*) die "usage: kernel.sh [-c bench|debug] <commit-ish>" ;;
+	*) die "usage: kernel.sh [-c bench|selftests|debug] <commit-ish>" ;;
 	esac
 done
 shift $((OPTIND - 1))
-[[ $# == 1 ]] || die "usage: kernel.sh [-c bench|debug] <commit-ish>"
+[[ $# == 1 ]] || die "usage: kernel.sh [-c bench|selftests|debug] <commit-ish>"
 
 case $config in
 bench) fragments=("$LAB_ROOT/config/bench.config") ;;
@@ -25,7 +25,7 @@ debug) fragments=("$LAB_ROOT/config/bench.config" "$LAB_ROOT/config/selftests.co
 *) die "unknown kernel config '$config' (bench, selftests or debug)" ;;
 esac
 
-commit=$(git -C "$TREE" rev-parse --verify -q "$1^{commit}") || die "no commit '$1' in $TREE (run: make tree)"
+commit=$(tree_commit "$1")
 config_hash=$(cat "${fragments[@]}" | sha1sum | cut -c1-12)
 # Keyed by the tree without tools/: commits that change only tools/ share one kernel.
 kernel_tree=$(git -C "$TREE" ls-tree "$commit" | grep -v $'\ttools$' | sha1sum | cut -c1-12)

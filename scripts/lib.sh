@@ -55,6 +55,11 @@ lock_build_src() {
 	fi
 }
 
+# tree_commit COMMIT-ISH: the full id of a commit of the tree, or a one-line error.
+tree_commit() {
+	git -C "$TREE" rev-parse --verify -q "$1^{commit}" || die "no commit '$1' in $TREE (run: make tree)"
+}
+
 # checkout_commit WORKTREE COMMIT: check COMMIT out in one of the lab's build worktrees, fetching it
 # first when the worktree belongs to another tree (TREE= pointing at a second tree).
 checkout_commit() {

@@ -3,7 +3,7 @@
 # Runs wherever it is started: inside the lab VM (make bench) or on the host (make host-bench).
 #   scripts/suite.sh -b BENCH_DIR -w vm|host [-d SECONDS] [-W SECONDS] [NAME_OR_FAMILY...]
 # Each result is also printed as a machine-readable line:
-#   lab-result: NAME MEAN STDDEV UNIT
+#   lab-result: NAME FAMILY MEAN STDDEV UNIT
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -63,7 +63,7 @@ for line in "${selected[@]}"; do
 	# A benchmark's own warnings (e.g. an outcome that does not match its mode) must be seen.
 	grep -E '^(WARNING|Outcomes)' <<<"$out" >&2 || true
 	read -r mean stddev unit <<<"$result"
-	echo "lab-result: $name $mean $stddev $unit"
+	echo "lab-result: $name $family $mean $stddev $unit"
 	summary+=("$(printf '%-28s %10s ± %-8s %s' "$name" "$mean" "$stddev" "$unit")")
 done
 

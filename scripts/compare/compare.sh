@@ -74,11 +74,6 @@ bench_dir=$("$LAB_ROOT/scripts/bench-build.sh" HEAD)
 
 csv=$out/trials.csv
 echo "clock,variant,trial,possible_cpus,family,benchmark,value,unit" >"$csv"
-declare -A family
-while read -r f n _; do
-	[[ -z $f || $f == \#* ]] || family[$n]=$f
-done <"$LAB_ROOT/config/benchmarks"
-
 failed=0
 for clock in $clocks; do
 	vm_opts=()
@@ -94,8 +89,8 @@ for clock in $clocks; do
 					tail -n 5 "$log" >&2
 					failed=$((failed + 1))
 				fi
-				sed -n 's/^lab-result: //p' "$log" | while read -r bench mean _ unit; do
-					echo "$clock,$v,$t,$p,${family[$bench]:-other},$bench,$mean,$unit"
+				sed -n 's/^lab-result: //p' "$log" | while read -r bench family mean _ unit; do
+					echo "$clock,$v,$t,$p,$family,$bench,$mean,$unit"
 				done >>"$csv"
 			done
 		done
