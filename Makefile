@@ -10,7 +10,7 @@ S := scripts
 REV ?= HEAD
 export REV BENCHS
 
-.PHONY: help deps base tree series kernel bench-build vm bench host-bench check compare check-debug gates mbox
+.PHONY: help deps base tree series kernel bench-build vm bench host-bench check compare scaling check-debug gates mbox
 
 help:
 	@echo "make bench        the main job: build what is missing, run the benchmark suite in the VM"
@@ -22,6 +22,7 @@ help:
 	@echo "make bench-build  build the selftests bench of REV"
 	@echo "make vm CMD='…'   boot the kernel of REV and run CMD in it (CPUS, MAXCPUS, MEM, TIMEOUT, ICOUNT)"
 	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
+	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host)"
 	@echo "make deps         install the Debian packages the lab needs"
 
 deps:
@@ -57,6 +58,9 @@ check: deps
 
 compare: tree
 	@scripts/compare/compare.sh
+
+scaling: tree
+	@scripts/compare/scaling.sh $(if $(filter 1,$(HOST)),-H) $(BENCHS)
 
 check-debug: tree
 	@scripts/check-debug.sh

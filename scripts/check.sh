@@ -170,6 +170,30 @@ test_bench_counters_on_host() {
 	"$bench_dir/bench" --selftest-counters
 }
 
+# Every trigger producer must make the same syscall. getpgid() used to get whatever %rsi held, which
+# with per-thread counting became the slot index: producer 1 asked for the group of pid 1, a slower
+# path, and p2 stopped scaling.
+test_trigger_producers_make_equal_syscalls() {
+	local bench_dir trace=$scratch/getpgid.strace
+	bench_dir=$("$S/bench-build.sh" HEAD)
+	timeout 60 strace -f -qq -e trace=getpgid -e signal=none -o "$trace" \
+		"$bench_dir/bench" -w1 -d1 -p2 trig-base >/dev/null
+	awk '$2 ~ /^getpgid\(/ {
+		arg = substr($2, 9); sub(/[) ].*/, "", arg)
+		calls[$1]++
+		if (arg != "0") { other[$1]++; seen[$1] = arg }
+	}
+	END {
+		for (t in calls) {
+			threads++
+			printf "thread %s: %d getpgid calls, %d not getpgid(0)%s\n", t, calls[t], other[t],
+			       other[t] ? " (e.g. getpgid(" seen[t] "))" : ""
+			if (calls[t] < 1000 || other[t]) bad = 1
+		}
+		exit bad || threads != 2
+	}' "$trace"
+}
+
 test_bench_options_and_outcomes_on_host() {
 	local bench_dir rc=0
 	bench_dir=$("$S/bench-build.sh" HEAD)

@@ -8,7 +8,7 @@ packages=(
 	build-essential bc bison flex cpio kmod libelf-dev libssl-dev dwarves	# kernel
 	clang llvm libcap-dev zlib1g-dev rsync					# selftests bench
 	qemu-system-x86 perl							# VM
-	sparse b4								# make check
+	sparse b4 strace							# make check
 	cmake libgtest-dev libbenchmark-dev					# C++ harness
 	python3 python3-matplotlib python3-scipy jq				# compare
 )
