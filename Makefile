@@ -60,7 +60,7 @@ compare: tree
 	@scripts/compare/compare.sh
 
 scaling: tree
-	@scripts/compare/scaling.sh $(if $(filter 1,$(HOST)),-H) $(BENCHS)
+	@scripts/compare/scaling.sh $(if $(filter 1,$(HOST)),-H) -B "$(REV)" $(BENCHS)
 
 check-debug: tree
 	@scripts/check-debug.sh

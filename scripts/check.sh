@@ -153,6 +153,20 @@ test_vm_timeout_is_a_failure() {
 	! pgrep -f "qemu-system-x86_64.*$KERNELS" >/dev/null || { echo "qemu left running"; return 1; }
 }
 
+# The guest mounts fresh tmpfs on /tmp: a clone, a cache or a working directory under the host's
+# /tmp must still be visible there (check's own scratch directory is one).
+test_vm_sees_host_tmp_paths() {
+	local dir=$scratch/cwd out
+	mkdir -p "$dir"
+	echo "seen from the guest" >"$dir/marker"
+	out=$(cd "$dir" && vm -- 'pwd; cat marker; touch /tmp/guest-tmp-is-writable && echo writable')
+	echo "$out"
+	grep -qx "$dir" <<<"$out"
+	grep -q "seen from the guest" <<<"$out"
+	grep -qx writable <<<"$out"
+	[[ ! -e /tmp/guest-tmp-is-writable ]]	# the guest's /tmp is its own
+}
+
 test_vm_rejects_bad_options() {
 	expect_fail 'possible CPUs \(1\) must be at least the online CPUs \(2\)' "$S/vm.sh" -c 2 -p 1 -- true
 	expect_fail 'no command given' "$S/vm.sh" -c 2
@@ -172,26 +186,31 @@ test_bench_counters_on_host() {
 
 # Every trigger producer must make the same syscall. getpgid() used to get whatever %rsi held, which
 # with per-thread counting became the slot index: producer 1 asked for the group of pid 1, a slower
-# path, and p2 stopped scaling.
+# path, and p2 stopped scaling. trig-base covers the userspace-counting producer, trig-rawtp the
+# one that only triggers BPF.
 test_trigger_producers_make_equal_syscalls() {
-	local bench_dir trace=$scratch/getpgid.strace
+	local bench_dir b trace
 	bench_dir=$("$S/bench-build.sh" HEAD)
-	timeout 60 strace -f -qq -e trace=getpgid -e signal=none -o "$trace" \
-		"$bench_dir/bench" -w1 -d1 -p2 trig-base >/dev/null
-	awk '$2 ~ /^getpgid\(/ {
-		arg = substr($2, 9); sub(/[) ].*/, "", arg)
-		calls[$1]++
-		if (arg != "0") { other[$1]++; seen[$1] = arg }
-	}
-	END {
-		for (t in calls) {
-			threads++
-			printf "thread %s: %d getpgid calls, %d not getpgid(0)%s\n", t, calls[t], other[t],
-			       other[t] ? " (e.g. getpgid(" seen[t] "))" : ""
-			if (calls[t] < 1000 || other[t]) bad = 1
+	for b in trig-base trig-rawtp; do
+		trace=$scratch/$b.strace
+		timeout 60 strace -f -qq -e trace=getpgid -e signal=none -o "$trace" \
+			"$bench_dir/bench" -w1 -d1 -p2 "$b" >/dev/null
+		echo "$b:"
+		awk '$2 ~ /^getpgid\(/ {
+			arg = substr($2, 9); sub(/[) ].*/, "", arg)
+			calls[$1]++
+			if (arg != "0") { other[$1]++; seen[$1] = arg }
 		}
-		exit bad || threads != 2
-	}' "$trace"
+		END {
+			for (t in calls) {
+				threads++
+				printf "  thread %s: %d getpgid calls, %d not getpgid(0)%s\n", t, calls[t],
+				       other[t], other[t] ? " (e.g. getpgid(" seen[t] "))" : ""
+				if (calls[t] < 1000 || other[t]) bad = 1
+			}
+			exit bad || threads != 2
+		}' "$trace"
+	done
 }
 
 test_bench_options_and_outcomes_on_host() {

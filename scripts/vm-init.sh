@@ -4,9 +4,14 @@
 # console for scripts/vm.sh, and powers off.
 export PATH=/tmp/lab-bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin TERM=dumb
 
+lab_root=$(cd "$(dirname "$0")/.." && pwd)
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mountpoint -q /dev || mount -t devtmpfs devtmpfs /dev
+# The fresh tmpfs mounts below hide the host's /tmp, /run and /dev/shm; keep the host's root
+# reachable so that the lab's paths under them can be bound back (show_host_path).
+host_root=/dev/.lab-host-root
+mkdir -p "$host_root" && mount --bind / "$host_root"
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm
@@ -26,8 +31,19 @@ mkdir -p /tmp/lab-bin
 printf '#!/bin/sh\nexec "$@"\n' >/tmp/lab-bin/sudo
 chmod +x /tmp/lab-bin/sudo
 
+# show_host_path P: when P lies under one of the fresh tmpfs mounts (a clone or a cache in /tmp),
+# bind it back from the host at the same path; read-only, like the rest of the host.
+show_host_path() {
+	case $1/ in /tmp/* | /run/* | /dev/shm/*) ;; *) return 0 ;; esac
+	[[ -e $1 ]] && return 0	# already visible through a bound parent
+	mkdir -p "$1" && mount --bind "$host_root$1" "$1"
+}
+
 # The kernel hands unknown name=value parameters to init as environment variables.
 run_dir=${lab_run:?lab_run= missing from the kernel command line}
+show_host_path "${run_dir%/vm/*}"	# the lab cache: kernels, bench builds, this run's files
+show_host_path "$lab_root"
+show_host_path "$(cat "$run_dir/cwd")"
 # The host's HOME, so that ~ means the same in the guest (read-only there).
 export HOME=$(cat "$run_dir/home")
 cd "$(cat "$run_dir/cwd")" 2>/dev/null || cd /tmp

@@ -4,8 +4,9 @@
 #   scripts/compare/scaling.sh [-H] [-n ROUNDS] [-d SECONDS] [-A REV] [-B REV] [BENCH...]
 #   -H  on the host kernel (default: in the VM, 2 vCPUs)     -n rounds (default 3)
 #   -d  seconds measured per run, after a 1 s warm-up (default 5)
-#   -A, -B  tree revisions whose bench is compared (default: lab-base and HEAD)
-# Benchmarks default to the "trigger" family of config/benchmarks. Scaling needs
+#   -A, -B  tree revisions whose bench is compared (default: lab-base and HEAD; make: REV)
+# Benchmarks: names or families of config/benchmarks (default: the "trigger" family; on the host
+# only the entries marked host). Each run has a time limit of SECONDS + 60. Scaling needs
 # parallel vCPUs, so there is no icount mode: icount runs one online CPU. Prints one line per run,
 # then a table of the mean rates and p2/p1, and keeps the log in $RESULTS/scaling-{host,vm}.log.
 set -euo pipefail
@@ -27,7 +28,7 @@ if [[ ${1:-} == --run ]]; then
 				for h in $order; do
 					dir=$dir_a
 					[[ $h == B ]] && dir=$dir_b
-					out=$(cd "$dir" && ./bench -w1 -d"$secs" -p"$p" "$b" 2>&1) || true
+					out=$(cd "$dir" && timeout -k 5 $((secs + 60)) ./bench -w1 -d"$secs" -p"$p" "$b" 2>&1) || true
 					sum=$(sed -nE 's/^Summary: hits +([0-9.]+) ± ([0-9.]+)M\/s.*/\1 \2/p' <<<"$out")
 					if [[ -n $sum ]]; then
 						echo "scaling: $b $h p$p $sum"
@@ -56,10 +57,20 @@ done
 shift $((OPTIND - 1))
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "-n: expected a number of rounds, got '$rounds'"
 [[ $secs =~ ^[1-9][0-9]*$ ]] || die "-d: expected a number of seconds, got '$secs'"
-benchs=("$@")
-if ((${#benchs[@]} == 0)); then
-	mapfile -t benchs < <(awk '$1 == "trigger" { print $2 }' "$LAB_ROOT/config/benchmarks")
-fi
+where=vm
+((on_host)) && where=host
+# Names and families from the registry, in its order, limited to what can run where we run.
+mapfile -t benchs < <(awk -v want="${*:-trigger}" -v where="$where" '
+	BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) asked[w[i]] = 1 }
+	$1 !~ /^#/ && NF >= 4 && ($1 in asked || $2 in asked) {
+		found[$1] = found[$2] = 1
+		if (index($3, where)) print $2
+	}
+	END { for (a in asked) if (!(a in found)) print "?" a }' "$LAB_ROOT/config/benchmarks")
+for b in "${benchs[@]}"; do
+	[[ $b != \?* ]] || die "no benchmark or family '${b#\?}' in config/benchmarks"
+done
+((${#benchs[@]})) || die "none of '${*:-trigger}' can run on the $where"
 for b in "${benchs[@]}"; do
 	[[ $b == trig-* ]] || die "'$b' is not a trigger benchmark (trig-*): only those count hits per producer"
 done
@@ -69,8 +80,6 @@ commit_a=$(tree_commit "$rev_a")
 commit_b=$(tree_commit "$rev_b")
 dir_a=$("$LAB_ROOT/scripts/bench-build.sh" "$commit_a")
 dir_b=$("$LAB_ROOT/scripts/bench-build.sh" "$commit_b")
-where=vm
-((on_host)) && where=host
 mkdir -p "$RESULTS"
 log=$RESULTS/scaling-$where.log
 runner=("$LAB_ROOT/scripts/compare/scaling.sh" --run "$rounds" "$secs" "$dir_a" "$dir_b" "${benchs[@]}")
@@ -94,7 +103,7 @@ tr -d '\r' <"$log" | awk '
 $1 == "scaling:" {
 	key = $2 " " $3
 	if (!(key in seen)) { seen[key] = 1; keys[++n] = key }
-	if ($5 == "fail") { fail[key] = 1; next }
+	if ($5 == "fail") { fail[key]++; next }
 	round = ++cnt[key, $4]
 	rate[key, $4, round] = $5
 	sum[key, $4] += $5
@@ -103,14 +112,15 @@ END {
 	printf "%-18s %-3s %10s %10s %7s %15s\n", "benchmark", "", "p1", "p2", "p2/p1", "per round"
 	for (i = 1; i <= n; i++) {
 		k = keys[i]
-		if (fail[k] || !cnt[k, "p1"] || !cnt[k, "p2"]) {
-			printf "%-18s %-3s %10s\n", substr(k, 1, index(k, " ") - 1), substr(k, index(k, " ") + 1), "fails"
+		if (fail[k] || !cnt[k, "p1"] || !cnt[k, "p2"] || sum[k, "p1"] <= 0) {
+			printf "%-18s %-3s %10s (%d of %d runs)\n", substr(k, 1, index(k, " ") - 1),
+			       substr(k, index(k, " ") + 1), "fails", fail[k], fail[k] + cnt[k, "p1"] + cnt[k, "p2"]
 			continue
 		}
 		p1 = sum[k, "p1"] / cnt[k, "p1"]; p2 = sum[k, "p2"] / cnt[k, "p2"]
 		lo = 1e9; hi = 0
 		for (r = 1; r <= cnt[k, "p1"] && r <= cnt[k, "p2"]; r++) {
-			q = rate[k, "p2", r] / rate[k, "p1", r]
+			q = rate[k, "p1", r] > 0 ? rate[k, "p2", r] / rate[k, "p1", r] : 0
 			if (q < lo) lo = q
 			if (q > hi) hi = q
 		}
