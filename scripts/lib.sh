@@ -55,6 +55,35 @@ lock_build_src() {
 	fi
 }
 
+# registry_select WHERE [NAME_OR_FAMILY...]: the entries of config/benchmarks that can run WHERE
+# (vm or host) and match one of the names or families (every entry when none is given), one
+# "family name args" line each, in the registry's order.
+registry_select() {
+	local where=$1 family name places args want
+	shift
+	while read -r family name places args; do
+		[[ -z $family || $family == \#* ]] && continue
+		[[ ,$places, == *,$where,* ]] || continue
+		if (($#)); then
+			for want in "$@"; do
+				[[ $want == "$name" || $want == "$family" ]] && break
+			done
+			[[ $want == "$name" || $want == "$family" ]] || continue
+		fi
+		echo "$family $name $args"
+	done <"$LAB_ROOT/config/benchmarks"
+}
+
+# registry_unknown NAME_OR_FAMILY...: those of the arguments that are neither the name nor the
+# family of any entry of config/benchmarks, wherever it runs.
+registry_unknown() {
+	local want
+	for want in "$@"; do
+		awk -v w="$want" '$1 !~ /^#/ && ($1 == w || $2 == w) { found = 1 } END { exit !found }' \
+			"$LAB_ROOT/config/benchmarks" || echo "$want"
+	done
+}
+
 # tree_commit COMMIT-ISH: the full id of a commit of the tree, or a one-line error.
 tree_commit() {
 	git -C "$TREE" rev-parse --verify -q "$1^{commit}" || die "no commit '$1' in $TREE (run: make tree)"

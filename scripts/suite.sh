@@ -21,23 +21,7 @@ shift $((OPTIND - 1))
 [[ -x $bench_dir/bench ]] || die "no bench in '$bench_dir'"
 [[ $where == vm || $where == host ]] || die "where must be vm or host, not '$where'"
 
-# Print the registry lines selected by where and by the NAME_OR_FAMILY filters.
-select_benchmarks() {
-	local family name places args want
-	while read -r family name places args; do
-		[[ -z $family || $family == \#* ]] && continue
-		[[ ,$places, == *,$where,* ]] || continue
-		if (($#)); then
-			for want in "$@"; do
-				[[ $want == "$name" || $want == "$family" ]] && break
-			done
-			[[ $want == "$name" || $want == "$family" ]] || continue
-		fi
-		echo "$family $name $args"
-	done <"$LAB_ROOT/config/benchmarks"
-}
-
-mapfile -t selected < <(select_benchmarks "$@")
+mapfile -t selected < <(registry_select "$where" "$@")
 ((${#selected[@]})) || die "no benchmark in config/benchmarks matches '$*' for $where"
 
 cd "$bench_dir"

@@ -59,17 +59,10 @@ shift $((OPTIND - 1))
 [[ $secs =~ ^[1-9][0-9]*$ ]] || die "-d: expected a number of seconds, got '$secs'"
 where=vm
 ((on_host)) && where=host
-# Names and families from the registry, in its order, limited to what can run where we run.
-mapfile -t benchs < <(awk -v want="${*:-trigger}" -v where="$where" '
-	BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) asked[w[i]] = 1 }
-	$1 !~ /^#/ && NF >= 4 && ($1 in asked || $2 in asked) {
-		found[$1] = found[$2] = 1
-		if (index($3, where)) print $2
-	}
-	END { for (a in asked) if (!(a in found)) print "?" a }' "$LAB_ROOT/config/benchmarks")
-for b in "${benchs[@]}"; do
-	[[ $b != \?* ]] || die "no benchmark or family '${b#\?}' in config/benchmarks"
-done
+wanted=("${@:-trigger}")
+unknown=$(registry_unknown "${wanted[@]}" | head -n1)
+[[ -z $unknown ]] || die "no benchmark or family '$unknown' in config/benchmarks"
+mapfile -t benchs < <(registry_select "$where" "${wanted[@]}" | awk '{ print $2 }')
 ((${#benchs[@]})) || die "none of '${*:-trigger}' can run on the $where"
 for b in "${benchs[@]}"; do
 	[[ $b == trig-* ]] || die "'$b' is not a trigger benchmark (trig-*): only those count hits per producer"
