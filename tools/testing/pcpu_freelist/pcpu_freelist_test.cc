@@ -49,6 +49,10 @@ struct LockCount {
 	{
 		return pcpu_shim_stats.trylock_failed - start.trylock_failed;
 	}
+	unsigned long shared_rmw() const
+	{
+		return pcpu_shim_stats.shared_rmw - start.shared_rmw;
+	}
 };
 
 unsigned long env_ul(const char *name, unsigned long def)
@@ -254,6 +258,122 @@ TEST_P(PerCpuCount, NeverNullWhileNodesRemain)
 		ASSERT_TRUE(seen.insert(e).second) << "duplicate " << e->idx;
 	}
 	EXPECT_EQ(g.pop(0), nullptr);
+}
+
+// A CPU that pops and pushes its own head, even one that empties and refills
+// it on every pair, must not write memory that other CPUs share: no atomic
+// read-modify-write of a shared word, once the first push is done.
+TEST_P(PerCpuCount, OwnHeadCyclingWritesNothingShared)
+{
+	const unsigned int n = GetParam();
+
+	for (unsigned int nodes : { 1u, 8u }) {
+		Freelist f(n, nodes);
+
+		for (unsigned int cpu : some_cpus(n)) {
+			for (unsigned int i = 0; i < nodes; i++)
+				f.push(cpu, f.elem(i));
+			LockCount lc;
+
+			for (int round = 0; round < 100; round++) {
+				std::vector<Elem *> got;
+
+				for (unsigned int i = 0; i < nodes; i++)
+					got.push_back(f.pop(cpu, round & 1));
+				for (Elem *e : got) {
+					ASSERT_NE(e, nullptr) << "cpu " << cpu;
+					f.push(cpu, e);
+				}
+			}
+			EXPECT_EQ(lc.shared_rmw(), 0u)
+				<< "cpu " << cpu << " of " << n << ", " << nodes
+				<< " node(s): atomic writes of shared words";
+			for (unsigned int i = 0; i < nodes; i++)
+				ASSERT_NE(f.pop(cpu), nullptr);
+		}
+	}
+}
+
+// A pop that falls back to other CPUs takes the last node of CPU k, or finds
+// CPU k's head empty; right after it releases that head's lock, CPU k pushes
+// a node. Whatever the pop did to its bookkeeping of non-empty heads must
+// not hide that node from the next pop on another CPU.
+namespace {
+Freelist *window_fl;
+Elem *window_elem;
+unsigned int window_cpu;
+
+void push_in_window(raw_spinlock_t *)
+{
+	int cpu = pcpu_shim_cpu;
+
+	window_fl->push(window_cpu, window_elem);
+	pcpu_shim_cpu = cpu;
+}
+} // namespace
+
+TEST_P(PerCpuCount, PushRightAfterARemotePopIsSeen)
+{
+	const unsigned int n = GetParam();
+
+	if (n < 2)
+		return;
+	for (unsigned int k : some_cpus(n)) {
+		for (bool empty_found : { false, true }) {
+			const unsigned int c = (k + 1) % n;
+			Freelist f(n, 2);
+
+			f.push(k, f.elem(0));
+			if (empty_found) {
+				// k's own pop empties its head
+				ASSERT_EQ(f.pop(k), f.elem(0));
+			}
+			window_fl = &f;
+			window_elem = f.elem(1);
+			window_cpu = k;
+			pcpu_shim_after_unlock = push_in_window;
+			// This pop may or may not see the node pushed while it
+			// runs; the next one must.
+			std::set<Elem *> got = { f.pop(c) };
+
+			if (pcpu_shim_after_unlock) {
+				// No lock taken (the base skips an empty head
+				// without it): no window, push afterwards.
+				pcpu_shim_after_unlock = nullptr;
+				f.push(k, f.elem(1));
+			}
+			got.insert(f.pop(c));
+			got.erase(nullptr);
+			std::set<Elem *> want = { f.elem(1) };
+
+			if (!empty_found)
+				want.insert(f.elem(0));
+			ASSERT_EQ(got, want)
+				<< "node pushed on cpu " << k << " right after cpu "
+				<< c << (empty_found ? " found its head empty" :
+						       " took its last node");
+			ASSERT_EQ(f.pop(c), nullptr);
+		}
+	}
+}
+
+// A node pushed on CPU k after an exhausted pop elsewhere (which may have
+// updated its bookkeeping of CPU k) is found from every other CPU.
+TEST_P(PerCpuCount, PushAfterExhaustedPopIsSeen)
+{
+	const unsigned int n = GetParam();
+	Freelist f(n, 1);
+
+	for (unsigned int k : some_cpus(n)) {
+		for (unsigned int c : some_cpus(n, k)) {
+			f.push(k, f.elem(0));
+			ASSERT_EQ(f.pop(k), f.elem(0));
+			ASSERT_EQ(f.pop(c), nullptr);
+			f.push(k, f.elem(0));
+			ASSERT_EQ(f.pop(c), f.elem(0))
+				<< "node on cpu " << k << ", pop on " << c;
+		}
+	}
 }
 
 TEST_P(ExhaustedCpuCount, PopTakesNoLocks)
@@ -527,19 +647,23 @@ TEST_P(Stress, NodeConservation)
 
 	EXPECT_EQ(errors.load(), 0u) << "a node was popped twice or lost";
 
-	// Drain from every CPU (that also empties the extralist); more pops
+	// Drain from one CPU: with nothing else running, a pop returns NULL
+	// only when the freelist is empty, so that must take every free node.
+	// Then from every CPU, to count what the first drain missed; more pops
 	// than nodes means a corrupted (e.g. cyclic) list.
 	std::vector<unsigned int> seen(nelems, 0);
-	unsigned int drained = 0;
+	unsigned int drained = 0, missed = 0;
 
 	for (unsigned int c = 0; c < n && drained <= nelems; c++) {
 		while (Elem *e = f.pop(c)) {
 			seen.at(e->idx)++;
+			missed += c > 0;
 			if (++drained > nelems)
 				break;
 		}
 	}
 	ASSERT_LE(drained, nelems) << "more nodes popped than exist";
+	EXPECT_EQ(missed, 0u) << "pops on cpu 0 returned NULL while nodes remained";
 	std::vector<unsigned int> holders(nelems, 0);
 
 	for (unsigned int t = 0; t <= nthreads; t++) {

@@ -65,6 +65,14 @@ extern __thread int pcpu_shim_in_nmi;
 #define preempt_disable()	barrier()
 #define preempt_enable()	barrier()
 
+/* what the calling thread did, for tests and benchmarks */
+struct pcpu_shim_stats {
+	unsigned long lock_acquired;	/* lock() + successful trylock() */
+	unsigned long trylock_failed;
+	unsigned long shared_rmw;	/* set_bit() + clear_bit() */
+};
+extern __thread struct pcpu_shim_stats pcpu_shim_stats;
+
 /* bitops */
 #define BITS_PER_LONG		(8 * (int)sizeof(long))
 #define BITS_TO_LONGS(n)	(((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)
@@ -72,13 +80,18 @@ extern __thread int pcpu_shim_in_nmi;
 #define BIT_MASK(n)		(1UL << ((n) % BITS_PER_LONG))
 #define __ffs(w)		((unsigned long)__builtin_ctzl(w))
 
+/* atomic read-modify-writes of shared words, counted per thread */
+#define pcpu_shim_count_rmw()	(pcpu_shim_stats.shared_rmw++)
+
 static inline void set_bit(long nr, volatile unsigned long *addr)
 {
+	pcpu_shim_count_rmw();
 	__atomic_fetch_or(addr + BIT_WORD(nr), BIT_MASK(nr), __ATOMIC_RELAXED);
 }
 
 static inline void clear_bit(long nr, volatile unsigned long *addr)
 {
+	pcpu_shim_count_rmw();
 	__atomic_fetch_and(addr + BIT_WORD(nr), ~BIT_MASK(nr), __ATOMIC_RELAXED);
 }
 
@@ -159,17 +172,28 @@ static inline unsigned long __for_each_wrap(const unsigned long *addr,
 	     (bit) < (size);						\
 	     (bit) = __for_each_wrap((addr), (size), (start), (bit) + 1))
 
-/* slab / bitmap allocation */
+/*
+ * slab: kmalloc() size classes, as in SLUB.  Objects of a class are carved
+ * back to back from 64 KiB slabs, and a freed object is the next one handed
+ * out, so two objects allocated one after the other are neighbours (two
+ * kmalloc-8 bitmaps share a cache line) and power-of-two sizes are naturally
+ * aligned, as the kernel guarantees.
+ */
 #define GFP_KERNEL		0u
 #define GFP_ATOMIC		0u
 #define __GFP_ZERO		0u
-#define kmalloc(s, gfp)		malloc(s)
-#define kzalloc(s, gfp)		calloc(1, (s))
-#define kcalloc(n, s, gfp)	calloc((n), (s))
-#define kfree(p)		free(p)
+void *pcpu_shim_kmalloc(size_t size, bool zero);
+void pcpu_shim_kfree(const void *p);
+#define kmalloc(s, gfp)		pcpu_shim_kmalloc((s), false)
+#define kzalloc(s, gfp)		pcpu_shim_kmalloc((s), true)
+#define kcalloc(n, s, gfp)	pcpu_shim_kmalloc((n) * (s), true)
+#define kfree(p)		pcpu_shim_kfree(p)
 #define bitmap_zalloc(nbits, gfp) \
-	((unsigned long *)calloc(BITS_TO_LONGS(nbits), sizeof(unsigned long)))
-#define bitmap_free(p)		free(p)
+	((unsigned long *)kzalloc(BITS_TO_LONGS(nbits) * sizeof(long), (gfp)))
+#define bitmap_free(p)		kfree(p)
+#define SMP_CACHE_BYTES		64
+#define ALIGN(x, a)		(((x) + (a) - 1) / (a) * (a))
+#define BIT(n)			(1UL << (n))
 
 /* cpus: nr_cpu_ids possible cpus, 0..nr_cpu_ids-1, set at runtime */
 #define NR_CPUS			1024
@@ -213,11 +237,6 @@ typedef struct {
 	int locked;
 } raw_spinlock_t;
 
-struct pcpu_shim_stats {
-	unsigned long lock_acquired;	/* lock() + successful trylock() */
-	unsigned long trylock_failed;
-};
-extern __thread struct pcpu_shim_stats pcpu_shim_stats;
 
 void pcpu_shim_lock_slow(raw_spinlock_t *l);
 
@@ -244,9 +263,21 @@ static inline void raw_spin_lock(raw_spinlock_t *l)
 	pcpu_shim_stats.lock_acquired++;
 }
 
+/*
+ * Tests may run a callback right after this thread releases a lock, to put
+ * another CPU's operation into the window that follows an unlock.
+ */
+extern __thread void (*pcpu_shim_after_unlock)(raw_spinlock_t *l);
+
 static inline void raw_spin_unlock(raw_spinlock_t *l)
 {
+	void (*fn)(raw_spinlock_t *l) = pcpu_shim_after_unlock;
+
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+	if (unlikely(fn)) {
+		pcpu_shim_after_unlock = NULL;	/* once, and not recursively */
+		fn(l);
+	}
 }
 
 /* harness side: set the number of possible CPUs (1..NR_CPUS) before init */

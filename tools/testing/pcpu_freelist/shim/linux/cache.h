@@ -1,0 +1,1 @@
+#include "pcpu_shim.h"
