@@ -6,11 +6,15 @@
 # GoogleTest / Google Benchmark driver.
 #
 #   run.sh [test]   build; GoogleTest tests; the same tests (stress included) under TSan
-#   run.sh bench    Google Benchmark, base vs series side by side
-#   run.sh all      both
+#   run.sh bench    Google Benchmark, base vs series side by side (one thread)
+#   run.sh mt [VERSION...]
+#                   multi-threaded benchmark, one pinned thread per online CPU, the
+#                   versions interleaved (default: base series); a VERSION is base,
+#                   series, or NAME of a lab variant (lab/variants/NAME.patch on base)
+#   run.sh all      test and bench
 #
 # Environment:
-#   FREELIST_TREE     git tree to take the file from  (default $XDG_CACHE_HOME/bpf-lab/linux)
+#   FREELIST_TREE     git tree to take the file from  (default: the lab's tree, $TREE)
 #   FREELIST_BASE     rev of the "base" version        (default lab-base)
 #   FREELIST_REV      rev of the "series" version      (default HEAD)
 #   FREELIST_SRC_DIR  dir with percpu_freelist.c/.h; replaces the series version
@@ -21,16 +25,20 @@
 #   PFL_TIMEOUT           seconds per test binary  (default 120)
 #   PFL_BENCH_MIN_TIME    seconds per benchmark    (default 0.1)
 #   PFL_BENCH_REPS        repetitions, median used (default 3)
-#   PFL_OBJ               build products           (default $XDG_CACHE_HOME/bpf-lab/obj/pcpu_freelist)
+#   PFL_MT_REPS           mt: interleaved repetitions (default 10)
+#   PFL_MT_MS             mt: milliseconds per run    (default 200)
+#   PFL_MT_CASES          mt: 'WORKLOAD:POSSIBLE[:NODES] ...' (default: mt_run.py's)
+#   PFL_OBJ               build products           (default $LAB_CACHE/obj/pcpu_freelist)
 # Build products live only under $PFL_OBJ, in directories named after a hash
 # of the tested file contents, so identical versions are built once.
 
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/bpf-lab
-OBJ=${PFL_OBJ:-$CACHE/obj/pcpu_freelist}
-TREE=${FREELIST_TREE:-$CACHE/linux}
+# shellcheck source=../../../scripts/lib.sh
+. "$HERE/../../../scripts/lib.sh"	# LAB_ROOT, LAB_CACHE, TREE
+OBJ=${PFL_OBJ:-$LAB_CACHE/obj/pcpu_freelist}
+TREE=${FREELIST_TREE:-$TREE}
 BASE_REV=${FREELIST_BASE:-lab-base}
 SERIES_REV=${FREELIST_REV:-HEAD}
 FILES="percpu_freelist.c percpu_freelist.h"
@@ -73,7 +81,19 @@ extract() {
 	rm -rf "$tmp"
 }
 
-# build <src dir> <plain|tsan> <test|bench>: print the binary.
+# Base + lab/variants/$1.patch; print the stored directory.
+variant() {
+	local patch=$LAB_ROOT/lab/variants/$1.patch tmp
+
+	[ -f "$patch" ] || die "unknown version '$1' (base, series, or one of: $(cd "$LAB_ROOT/lab/variants" && ls -- *.patch | sed 's/\.patch$//' | tr '\n' ' '))"
+	tmp=$(mktemp -d) || die mktemp
+	cp "$base"/* "$tmp"/ &&
+	patch -s -p3 -d "$tmp" <"$patch" >/dev/null || { rm -rf "$tmp"; die "$patch does not apply to the base"; }
+	store "$tmp"
+	rm -rf "$tmp"
+}
+
+# build <src dir> <plain|tsan> <test|bench|mt>: print the binary.
 build() {
 	local src=$1 mode=$2 what=$3 o san=
 
@@ -137,10 +157,30 @@ run_bench() {
 		FAILED+=("bench table")
 }
 
+run_mt() {
+	local name src bin args=()
+
+	(($#)) || set -- base series
+	for name in "$@"; do
+		case $name in
+		base) src=$base ;;
+		series) src=$series ;;
+		*) src=$(variant "$name") || exit 2 ;;
+		esac
+		bin=$(build "$src" plain mt) || { FAILED+=("mt: build $name"); return; }
+		args+=("$name=$bin")
+	done
+	mkdir -p "$OBJ/mt"
+	python3 "$HERE/mt_run.py" --reps "${PFL_MT_REPS:-10}" --ms "${PFL_MT_MS:-200}" \
+		${PFL_MT_CASES:+--cases "$PFL_MT_CASES"} --json "$OBJ/mt/results.json" "${args[@]}" ||
+		FAILED+=("mt")
+}
+
 cmd=${1:-test}
 case $cmd in
-test | bench | all) ;;
-*) die "usage: run.sh [test|bench|all]" ;;
+test | bench | all) (($# <= 1)) || die "usage: run.sh [test|bench|all|mt [VERSION...]]" ;;
+mt) shift ;;
+*) die "usage: run.sh [test|bench|all|mt [VERSION...]]" ;;
 esac
 
 start=$SECONDS
@@ -156,7 +196,9 @@ else
 fi
 note "base $BASE_REV = $(basename "$base"), $sname = $(basename "$series")"
 
-if [ "$cmd" != bench ]; then
+if [ "$cmd" = mt ]; then
+	run_mt "$@"
+elif [ "$cmd" != bench ]; then
 	if [ -n "${FREELIST_SRC_DIR:-}" ]; then
 		run_tests "src-dir" "$series"
 	else
@@ -168,7 +210,7 @@ if [ "$cmd" != bench ]; then
 		fi
 	fi
 fi
-[ "$cmd" = test ] || run_bench "$base" "$series"
+[ "$cmd" = test ] || [ "$cmd" = mt ] || run_bench "$base" "$series"
 
 if [ ${#FAILED[@]} -ne 0 ]; then
 	note "FAILED: ${FAILED[*]} ($((SECONDS - start))s)"
