@@ -15,6 +15,7 @@ import json
 import statistics
 import subprocess
 import sys
+import time
 
 DEFAULT_CASES = ("own-full:64 own-flip:64 two-lists:2 handoff:64:1 handoff:64:8 "
                  "handoff:2:8 exhausted:1 exhausted:2 exhausted:8 exhausted:64 "
@@ -64,6 +65,9 @@ def main():
             for name, binary in versions[k:] + versions[:k]:
                 value, got_rt = run(binary, c, a.ms)
                 ns[(c, name)].append(value)
+                # Stay well within the kernel's real-time budget (95% of
+                # each second): a throttled worker would stall mid-run.
+                time.sleep(a.ms / 1000 / 2)
                 rt = rt and got_rt
     if not rt:
         print("note: SCHED_FIFO was not available (not root?): the worker threads ran "
