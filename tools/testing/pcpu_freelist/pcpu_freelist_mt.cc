@@ -69,6 +69,12 @@ double now_ns()
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+// A node on a cache line of its own, as a map element of 64 bytes or more
+// would be: two CPUs' nodes never share a line.
+struct alignas(64) Node {
+	struct pcpu_freelist_node n;
+};
+
 // A freelist and its nodes, allocated as the kernel allocates a map's: the
 // struct pcpu_freelist inside a larger kmalloc'ed object (struct bpf_htab).
 struct List {
@@ -84,7 +90,7 @@ struct List {
 		kfree(map);
 	}
 	struct pcpu_freelist *map;
-	std::vector<struct pcpu_freelist_node> nodes;
+	std::vector<Node> nodes;
 };
 
 struct Run {
@@ -189,7 +195,7 @@ void thread_main(Run &r, unsigned int t)
 			end = begin + end / r.nthreads;
 		}
 		for (size_t i = begin; i < end; i++)
-			pcpu_freelist_push(l->map, &l->nodes[i]);
+			pcpu_freelist_push(l->map, &l->nodes[i].n);
 	}
 	r.ready++;
 	while (!r.go.load(std::memory_order_acquire))
