@@ -230,11 +230,12 @@ test_bench_options_and_outcomes_on_host() {
 	((rc == 0 || rc == 4))
 }
 
-# The same tests and the counters test on the series' kernel, where htab-mem must run.
+# The same tests on the series' kernel, where htab-mem must run. (Not the counters test: under
+# strace a TCG guest makes too few calls to compare.)
 test_vm_bench_harness_tests() {
 	local bench_dir t cmd=""
 	bench_dir=$("$S/bench-build.sh" HEAD)
-	for t in options bpf_hashmap_full_update htab_mem counters; do
+	for t in options bpf_hashmap_full_update htab_mem; do
 		cmd+="BENCH=$bench_dir/bench $bench_tests/test_bench_$t.sh && "
 	done
 	vm -- "${cmd}true"
