@@ -57,11 +57,14 @@ fi
 
 # interrupted: the cgroup must go as well
 for sig in INT TERM; do
-	"$BENCH" -w1 -d30 htab-mem >/dev/null 2>&1 &
+	"$BENCH" -w1 -d60 htab-mem >/dev/null 2>&1 &
 	pid=$!
-	sleep 2
 	running=no
-	[[ -d /sys/fs/cgroup/htab_mem_bench.$pid ]] && running=yes
+	for ((i = 0; i < 300; i++)); do	# up to 30 s on a busy machine
+		[[ -d /sys/fs/cgroup/htab_mem_bench.$pid ]] && { running=yes; break; }
+		sleep 0.1
+	done
+	sleep 1		# into the measurements
 	kill -"$sig" "$pid"
 	wait "$pid" || true
 	if [[ $running == no ]]; then
