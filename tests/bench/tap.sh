@@ -2,6 +2,7 @@
 # "ok N what # SKIP why", the plan "1..N" at the end) and exit codes (0 pass, 1 fail, 4 skip).
 # Source it; BENCH is the bench binary to test (default ./bench).
 # shellcheck shell=bash
+# shellcheck source=../../scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 
 BENCH=${BENCH:-./bench}
@@ -30,6 +31,7 @@ skip() {
 
 # comment TEXT: TEXT as TAP diagnostics, one "# " line per line
 comment() {
+	# shellcheck disable=SC2001 # a prefix on every line of a multi-line text
 	sed 's/^/# /' <<<"$*"
 }
 

@@ -5,6 +5,7 @@
 #   BENCH=path/to/bench tests/bench/test_bench_bpf_hashmap_full_update.sh
 # The runs need root and raw_tp programs.
 set -euo pipefail
+# shellcheck source=tap.sh
 . "$(dirname "$0")/tap.sh"
 
 b=bpf-hashmap-full-update

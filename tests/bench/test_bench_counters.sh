@@ -10,6 +10,7 @@
 # Needs root, strace, two CPUs and raw_tp programs, and a machine fast enough for 50000 calls
 # in 5 seconds under strace (a TCG guest is not).
 set -euo pipefail
+# shellcheck source=tap.sh
 . "$(dirname "$0")/tap.sh"
 need strace
 

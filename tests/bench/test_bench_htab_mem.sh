@@ -6,6 +6,7 @@
 # rest is skipped. The cgroup2 mount test unmounts /sys/fs/cgroup: it runs only in a private mount
 # namespace of its own (unshare -m), so the machine's mounts are never touched.
 set -euo pipefail
+# shellcheck source=tap.sh
 . "$(dirname "$0")/tap.sh"
 
 leftovers() {

@@ -6,6 +6,7 @@
 #   BENCH=path/to/bench tests/bench/test_bench_options.sh
 # Needs root and raw_tp programs (bpf-hashmap-full-update runs for 2 seconds).
 set -euo pipefail
+# shellcheck source=tap.sh
 . "$(dirname "$0")/tap.sh"
 
 not_yours="is not an option of benchmark"
