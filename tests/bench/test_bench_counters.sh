@@ -1,0 +1,49 @@
+#!/bin/bash
+# The hit counters of bench, checked from outside: with two producers pinned to two CPUs, the
+# hits that bench reports must be the getpgid() calls that strace counts in the same run.
+# trig-base counts in userspace, one counter slot per producer thread; trig-rawtp counts in its
+# BPF program, one slot per CPU. bench prints a rate per interval ("Iter N (DELTA us): hits
+# RATE M/s"), so its count is the sum of RATE x (1 s + DELTA) over the intervals; strace also
+# counts the calls made after the last interval, while bench exits, so bench's count may be a
+# little lower. A lost slot, or one counted twice, is off by about half.
+#   BENCH=path/to/bench tests/bench/test_bench_counters.sh
+# Needs root, strace, two CPUs and raw_tp programs, and a machine fast enough for 50000 calls
+# in 5 seconds under strace (a TCG guest is not).
+set -euo pipefail
+# shellcheck source=tap.sh
+. "$(dirname "$0")/tap.sh"
+need strace
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-counters.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+for b in trig-base trig-rawtp; do
+	out=$(timeout 120 strace -f -qq -c -e trace=getpgid -o "$tmp/$b.strace" \
+		"$BENCH" -w1 -d3 -p2 --prod-affinity 0,1 "$b" 2>&1) || true
+	calls=$(awk '$NF == "getpgid" { print $4 }' "$tmp/$b.strace" 2>/dev/null || true)
+	hits=$(awk '$1 == "Iter" {
+		delta = $3; gsub(/[():us]/, "", delta)
+		for (i = 4; i <= NF; i++)
+			if ($i == "hits") { rate = $(i + 1); sub(/M\/s/, "", rate) }
+		n += rate * 1e6 * (1 + delta / 1e6)
+	} END { printf "%.0f\n", n }' <<<"$out")
+	if [[ -z $calls || $hits == 0 ]]; then
+		not_ok "$b: no count (strace: '${calls:-}', bench: $hits)"
+		comment "$out"
+		continue
+	fi
+	# bench prints rates in M/s with three decimals, 500 hits either way per interval
+	if ((calls < 50000)); then
+		skip "$b" "only $calls getpgid calls: too few to compare with rates printed to 0.001M/s"
+		continue
+	fi
+	ratio=$(awk -v h="$hits" -v c="$calls" 'BEGIN { printf "%.3f", h / c }')
+	if awk -v r="$ratio" 'BEGIN { exit !(r >= 0.9 && r <= 1.1) }'; then
+		ok "$b: bench counted $hits hits, strace $calls getpgid calls (ratio $ratio)"
+	else
+		not_ok "$b: bench counted $hits hits, strace $calls getpgid calls (ratio $ratio, expected 0.9 to 1.1)"
+		comment "$(grep -E '^(Iter|Summary)' <<<"$out")"
+	fi
+done
+
+tap_done

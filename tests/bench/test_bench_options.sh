@@ -1,0 +1,55 @@
+#!/bin/bash
+# bench parses every benchmark's options in one command line. Each benchmark accepts only the
+# options it declares; one of another benchmark is an error (one line, exit status 1); and two
+# benchmarks may spell an option the same way (--nr_entries: the bloom filter's and
+# bpf-hashmap-full-update's), each getting its own.
+#   BENCH=path/to/bench tests/bench/test_bench_options.sh
+# Needs root and raw_tp programs (bpf-hashmap-full-update runs for 2 seconds).
+set -euo pipefail
+# shellcheck source=tap.sh
+. "$(dirname "$0")/tap.sh"
+
+not_yours="is not an option of benchmark"
+bad_option "option --nr_hash_funcs $not_yours 'bpf-hashmap-full-update'" \
+	bpf-hashmap-full-update --nr_hash_funcs 3
+bad_option "option --use-case $not_yours 'bpf-hashmap-full-update'" \
+	bpf-hashmap-full-update --use-case overwrite
+bad_option "option --nr_entries $not_yours 'trig-base'" trig-base --nr_entries 5000
+bad_option "option --nr_entries $not_yours 'bpf-loop'" --nr_entries 10 bpf-loop
+bad_option "option --mode $not_yours 'bloom-lookup'" bloom-lookup --mode full
+bad_option "option --value-size $not_yours 'bloom-lookup'" bloom-lookup --value-size 8
+
+# parse_only BENCH-ARGS...: the options are accepted (the benchmark is set up; whether it can run
+# on this kernel does not matter here)
+parse_only() {
+	local out rc=0
+	out=$(timeout 60 "$BENCH" -w1 -d1 "$@" 2>&1) || rc=$?
+	if grep -q "$not_yours" <<<"$out" || ! grep -q "^Setting up benchmark '$1'" <<<"$out"; then
+		not_ok "bench $*: options not accepted (exit status $rc)"
+		comment "$out"
+	else
+		ok "bench $*: options accepted"
+	fi
+}
+parse_only bloom-lookup --nr_entries 5000 --value_size 8 --nr_hash_funcs 3
+parse_only bpf-loop --nr_loops 10
+parse_only htab-mem --value_size 8
+parse_only htab-mem --value-size 8
+
+# map_size WHERE BENCH-ARGS...: bpf-hashmap-full-update must run with a map of 5000 entries
+map_size() {
+	local where=$1 out outcomes
+	shift
+	out=$(timeout 60 "$BENCH" -w1 -d1 -p1 "$@" 2>&1) || true
+	outcomes=$(grep '^Outcomes' <<<"$out" || true)
+	if [[ $outcomes == *"full mode, 5000 entries,"* ]]; then
+		ok "--nr_entries 5000 $where the benchmark name: $outcomes"
+	else
+		not_ok "--nr_entries 5000 $where the benchmark name: map size not 5000"
+		comment "$out"
+	fi
+}
+map_size after bpf-hashmap-full-update --nr_entries 5000
+map_size before --nr_entries 5000 bpf-hashmap-full-update
+
+tap_done
