@@ -4,6 +4,8 @@
 #   scripts/suite.sh -b BENCH_DIR -w vm|host [-d SECONDS] [-W SECONDS] [NAME_OR_FAMILY...]
 # Each result is also printed as a machine-readable line:
 #   lab-result: NAME FAMILY MEAN STDDEV UNIT
+# and, for a benchmark that reports the memory it holds (htab-mem), one more:
+#   lab-memory: NAME FAMILY MEAN STDDEV PEAK MiB
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -45,10 +47,18 @@ for line in "${selected[@]}"; do
 		continue
 	fi
 	# A benchmark's own warnings (e.g. an outcome that does not match its mode) must be seen.
-	grep -E '^(WARNING|Outcomes)' <<<"$out" >&2 || true
+	grep -E '^(WARNING|Outcomes|Memory|Expected)' <<<"$out" >&2 || true
 	read -r mean stddev unit <<<"$result"
 	echo "lab-result: $name $family $mean $stddev $unit"
-	summary+=("$(printf '%-28s %10s ± %-8s %s' "$name" "$mean" "$stddev" "$unit")")
+	line=$(printf '%-28s %10s ± %-8s %-5s' "$name" "$mean" "$stddev" "$unit")
+	# htab-mem: "memory growth M ± S MiB, peak growth P MiB" on its Summary line
+	memory=$(sed -nE 's/^Summary: .*memory growth +([0-9.]+) +± +([0-9.]+) ?MiB, peak growth +([0-9.]+) ?MiB.*/\1 \2 \3/p' <<<"$out" | head -n1)
+	if [[ -n $memory ]]; then
+		read -r mem_mean mem_stddev mem_peak <<<"$memory"
+		echo "lab-memory: $name $family $mem_mean $mem_stddev $mem_peak MiB"
+		line+=$(printf '   memory %8s ± %-6s MiB, peak %s MiB' "$mem_mean" "$mem_stddev" "$mem_peak")
+	fi
+	summary+=("$line")
 done
 
 echo

@@ -1,0 +1,241 @@
+#!/bin/bash
+# Tests of the selftests `bench htab-mem` (patch 0003): its option errors, the outcomes and the
+# memory it reports in each use case, and that nothing it changes in the cgroup hierarchy or the
+# mounts outlives it, however it ends (normal exit, SIGTERM, SIGKILL, SIGPIPE from `| head -1`,
+# no cgroup2 mount to start with). TAP output, exit 1 when a test fails.
+#   scripts/test-htab-mem.sh -b BENCH_DIR [TEST...]     (TEST: options, outcomes, sigterm, kill9,
+#                                                          head, nomount; default: all)
+# All but `options` need root and a cgroup2 hierarchy with the memory controller (the lab VM):
+# run them under `unshare -m`; `nomount` unmounts cgroup2 only in a mount namespace of its own.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+bench_dir=''
+while getopts b: opt; do
+	case $opt in
+	b) bench_dir=$OPTARG ;;
+	*) die "usage: test-htab-mem.sh -b BENCH_DIR [TEST...]" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[[ -x $bench_dir/bench ]] || die "no bench in '$bench_dir'"
+bench=$bench_dir/bench
+cg=/sys/fs/cgroup
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/htab-mem-test.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
+n=0 failed=0
+ok() {
+	n=$((n + 1))
+	echo "ok $n $*"
+}
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n $*"
+}
+
+# What the benchmark could leave behind: this namespace's mounts, the cgroup directories, and the
+# cgroup files it may write (subtree_control of every cgroup, the root's limits).
+snapshot() {
+	cut -d' ' -f2- /proc/self/mountinfo | sort
+	if mountpoint -q "$cg"; then
+		find "$cg" -type d | sort
+		find "$cg" -name cgroup.subtree_control | sort | while read -r f; do
+			echo "$f: $(cat "$f")"
+		done
+		for f in cgroup.max.depth cgroup.max.descendants; do
+			echo "$cg/$f: $(cat "$cg/$f")"
+		done
+	fi
+}
+
+# nothing_left NAME BEFORE: the state must come back to BEFORE; the reaper of a killed benchmark
+# may need a moment (its last thread has to exit before its cgroup can be removed).
+nothing_left() {
+	local name=$1 before=$2 _
+	for _ in $(seq 50); do
+		[[ $(snapshot) == "$before" ]] && break
+		sleep 0.2
+	done
+	if [[ $(snapshot) == "$before" ]]; then
+		ok "$name: nothing left behind"
+	else
+		not_ok "$name: left behind:"
+		diff <(echo "$before") <(snapshot) | sed 's/^/#   /' || true
+	fi
+}
+
+bad_option() {
+	local want=$1 err rc=0
+	shift
+	err=$("$bench" htab-mem "$@" 2>&1 >/dev/null) || rc=$?
+	if ((rc == 0)); then
+		not_ok "options: htab-mem $*: exit status 0"
+	elif [[ $(wc -l <<<"$err") != 1 || $err != *"$want"* ]]; then
+		not_ok "options: htab-mem $*: expected one line about '$want', got: $err"
+	else
+		ok "options: htab-mem $* -> $err"
+	fi
+}
+
+test_options() {
+	bad_option "valid ones are overwrite, batch_add_batch_del, add_del_on_diff_cpu" --use-case bogus
+	bad_option "invalid --use-case ''" --use-case ""
+	bad_option "invalid --value-size '0'" --value-size 0
+	bad_option "invalid --value-size '4097'" --value-size 4097
+	bad_option "invalid --value-size '8k'" --value-size 8k
+	bad_option "invalid --max-entries '0'" --max-entries 0
+	bad_option "invalid --max-entries '-1'" --max-entries -1
+	bad_option "--max-entries 64 is too small: 2 producers use 128 keys" -p2 --max-entries 64
+	bad_option "needs an even number of producers" -p3 --use-case add_del_on_diff_cpu
+	bad_option "at most 256 producers" -p258 --use-case add_del_on_diff_cpu --max-entries 100000
+}
+
+# field REGEX TEXT: the first group of the first line of TEXT that matches
+field() {
+	sed -nE "s/.*$1.*/\1/p" <<<"$2" | head -n1
+}
+
+test_outcomes() {
+	local before use_case flavour out growth expected opt
+	before=$(snapshot)
+	for use_case in overwrite batch_add_batch_del add_del_on_diff_cpu; do
+		for flavour in bpf-ma prealloc; do
+			opt=()
+			[[ $flavour == bpf-ma ]] || opt=(--preallocated)
+			out=$("$bench" -w1 -d2 -p2 htab-mem --use-case "$use_case" "${opt[@]}" 2>&1) || true
+			if ! grep -qE '^Summary: per-prod-op +[0-9.]+ ± +[0-9.]+k/s, memory growth +[0-9.]+ ± +[0-9.]+MiB, peak growth +[0-9.]+MiB$' <<<"$out"; then
+				not_ok "outcomes: $use_case $flavour: no Summary line"
+				echo "${out//$'\n'/$'\n'#   }"
+				continue
+			fi
+			if grep -q '^WARNING' <<<"$out" || ! grep -q '^Outcomes' <<<"$out"; then
+				not_ok "outcomes: $use_case $flavour: unexpected outcomes"
+				grep -E '^(Outcomes|WARNING)' <<<"$out" | sed 's/^/#   /'
+				continue
+			fi
+			ok "outcomes: $use_case $flavour: $(grep '^Summary' <<<"$out")"
+			[[ $flavour == prealloc ]] || continue
+			# a preallocated map holds its preallocated size from the start, and no more
+			growth=$(field 'memory growth +([0-9.]+) ±' "$out")
+			expected=$(field '^Expected preallocated size: ([0-9.]+)MiB' "$out")
+			if awk -v g="$growth" -v e="$expected" 'BEGIN { exit !(e > 0 && g >= 0.9 * e && g <= 1.1 * e) }'; then
+				ok "outcomes: $use_case prealloc: growth $growth MiB, expected $expected MiB"
+			else
+				not_ok "outcomes: $use_case prealloc: growth $growth MiB is not within 10% of the expected $expected MiB"
+			fi
+		done
+	done
+	nothing_left "normal exits" "$before"
+}
+
+# start_bench OUT ARGS...: start a long run in the background, line-buffered into OUT, and wait
+# until it measures; sets $pid.
+start_bench() {
+	local out=$1 _
+	shift
+	stdbuf -oL "$bench" -w1 -d60 -p2 htab-mem "$@" >"$out" 2>&1 &
+	pid=$!
+	for _ in $(seq 300); do
+		grep -q '^Iter' "$out" && return 0
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "# the benchmark did not start:"
+	sed 's/^/#   /' "$out"
+	return 1
+}
+
+test_sigterm() {
+	local before pid
+	before=$(snapshot)
+	start_bench "$scratch/sigterm.out" --use-case batch_add_batch_del || { not_ok "sigterm: no run"; return; }
+	kill -TERM "$pid"
+	wait "$pid" || true
+	nothing_left "SIGTERM" "$before"
+}
+
+test_kill9() {
+	local before pid
+	before=$(snapshot)
+	start_bench "$scratch/kill9.out" --use-case add_del_on_diff_cpu || { not_ok "kill9: no run"; return; }
+	if [[ -d $cg/htab_mem.$pid ]]; then
+		ok "kill9: the benchmark runs in $cg/htab_mem.$pid"
+	else
+		not_ok "kill9: no cgroup $cg/htab_mem.$pid while running"
+	fi
+	kill -KILL "$pid"
+	wait "$pid" || true
+	nothing_left "SIGKILL" "$before"
+}
+
+# `| head -1` closes the pipe after the first line: the next line the benchmark writes raises
+# SIGPIPE. Line-buffered, so that it happens while it runs, not at exit.
+test_head() {
+	local before first status
+	before=$(snapshot)
+	first=$(stdbuf -oL "$bench" -w1 -d60 -p2 htab-mem --use-case overwrite 2>/dev/null | head -n1; echo "${PIPESTATUS[0]}")
+	status=${first##*$'\n'}
+	if ((status == 128 + 13)); then
+		ok "head: the benchmark died of SIGPIPE after: ${first%%$'\n'*}"
+	else
+		not_ok "head: the benchmark exited with $status, expected death by SIGPIPE (141)"
+	fi
+	nothing_left "| head -1" "$before"
+}
+
+# Without any cgroup2 mount the benchmark mounts its own, which must live and die with it. The
+# hierarchy is unmounted only in a mount namespace of this test's own, and mounted again there to
+# look at the cgroups.
+test_nomount() {
+	local before
+	before=$(snapshot)
+	if unshare -m --propagation private bash -c '
+		set -euo pipefail
+		umount '"$cg"'
+		mountpoint -q '"$cg"' && { echo "not ok: still mounted"; exit 1; }
+		mounts=$(cat /proc/self/mountinfo)
+		out=$("$1" -w1 -d1 -p2 htab-mem --use-case overwrite --preallocated 2>&1) || true
+		grep -q "^Summary:" <<<"$out" || { echo "# no Summary without a cgroup2 mount:"; sed "s/^/#   /" <<<"$out"; exit 1; }
+		[[ $(cat /proc/self/mountinfo) == "$mounts" ]] || { echo "# a mount is left after a normal exit"; exit 1; }
+		stdbuf -oL "$1" -w1 -d60 -p2 htab-mem >"$2" 2>&1 &
+		pid=$!
+		for i in $(seq 300); do grep -q "^Iter" "$2" && break; sleep 0.1; done
+		grep -q "^Iter" "$2" || { echo "# did not start"; exit 1; }
+		kill -KILL $pid
+		wait $pid || true
+		sleep 1
+		if [[ $(cat /proc/self/mountinfo) != "$mounts" ]]; then
+			echo "# a mount is left after SIGKILL:"
+			diff <(echo "$mounts") /proc/self/mountinfo | sed "s/^/#   /"
+			exit 1
+		fi
+	' bash "$bench" "$scratch/nomount.out"; then
+		ok "nomount: the benchmark mounted cgroup2 only for itself"
+	else
+		not_ok "nomount: the benchmark's own cgroup2 mount outlived it"
+	fi
+	nothing_left "no cgroup2 mount" "$before"
+}
+
+all=(options outcomes sigterm kill9 head nomount)
+(($#)) || set -- "${all[@]}"
+for t in "$@"; do
+	declare -F "test_$t" >/dev/null || die "no test '$t' (tests: ${all[*]})"
+done
+echo "TAP version 13"
+if [[ $* != options ]]; then
+	((EUID == 0)) || die "these tests need root"
+	grep -qw memory "$cg/cgroup.controllers" 2>/dev/null ||
+		die "no cgroup2 memory controller at $cg (run them in the lab VM)"
+	if grep -qw memory "$cg/cgroup.subtree_control"; then
+		echo "# memory is already enabled in $cg/cgroup.subtree_control: its revert is not tested"
+	fi
+fi
+for t in "$@"; do
+	"test_$t"
+done
+echo "1..$n"
+echo "# $((n - failed)) passed, $failed failed"
+((failed == 0))
