@@ -68,5 +68,5 @@ check-debug: tree
 gates: tree
 	@scripts/gates.sh
 
-mbox:
+mbox: tree
 	@scripts/mbox.sh

@@ -13,22 +13,44 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# scratch_worktree DIR PATCH...: a worktree of the base that checks out only the files the patches
-# touch (git am needs nothing else), which takes a second instead of a full 75,000-file checkout.
+# scratch_worktree DIR PATCH...: a worktree of the base with the files the patches touch (lib.sh).
 scratch_worktree() {
-	local dir=$1 files
+	local dir=$1
 	shift
-	git -C "$TREE" worktree add -q --no-checkout --detach "$dir" "$BASE_TAG"
-	git -C "$dir" read-tree HEAD
-	files=$(sed -n 's|^--- a/||p' "$@" /dev/null | sort -u)
-	if [[ -n $files ]]; then
-		# shellcheck disable=SC2086 # one word per file
-		git -C "$dir" checkout HEAD -- $files
-	fi
+	scratch_worktree_of "$TREE" "$dir" "$@"
 }
 
 patches() {
-	ls "$LAB_ROOT"/patches/[0-9][0-9][0-9][1-9]-*.patch 2>/dev/null || true
+	series_patches
+}
+
+# tree_head: the tree's commit that has patches/ applied (from tree.sh's stamp).
+tree_head() {
+	cut -d' ' -f2 "$TREE/.git/lab-stamp"
+}
+
+# commit_messages DIR [REV]: author, subject, body and trailers of each commit from the base to REV
+# (default HEAD), oldest first, as the maintainer would read them.
+commit_messages() {
+	git -C "$1" log --reverse --format='=== commit ===%n%an <%ae>%n%s%n%n%b' "$BASE_TAG..${2:-HEAD}"
+}
+
+# same_commits_as_tree DIR: the commits of DIR from the base on have the tree's content, and the
+# tree's author, subject, body and trailers byte for byte, one commit per patch; git
+# interpret-trailers finds a Signed-off-by in every one of them.
+same_commits_as_tree() {
+	local dir=$1 c n=0
+	[[ $(git -C "$dir" rev-parse 'HEAD^{tree}') == $(git -C "$TREE" rev-parse "$(tree_head)^{tree}") ]] ||
+		{ echo "$dir: the files differ from the tree's"; return 1; }
+	diff -u <(commit_messages "$TREE" "$(tree_head)") <(commit_messages "$dir") ||
+		{ echo "$dir: commit messages differ from the tree's (- tree, + $dir)"; return 1; }
+	for c in $(git -C "$dir" rev-list --reverse "$BASE_TAG..HEAD"); do
+		git -C "$dir" log -1 --format=%B "$c" | git interpret-trailers --parse | grep -q '^Signed-off-by: ' ||
+			{ echo "no Signed-off-by trailer in: $(git -C "$dir" log -1 --format='%h %s' "$c")"; return 1; }
+		n=$((n + 1))
+	done
+	((n == $(patches | wc -l))) || { echo "$dir: $n commits for $(patches | wc -l) patches"; return 1; }
+	echo "$dir: $n commits, messages identical to the tree's, each with Signed-off-by"
 }
 
 # expect_fail "message regex" cmd...: the command must exit non-zero and print the message.
@@ -50,7 +72,7 @@ test_series_applies_to_pristine_base() {
 	scratch_worktree "$scratch/tree" $(patches)
 	# shellcheck disable=SC2046
 	"$S/apply-series.sh" "$scratch/tree" $(patches)
-	[[ $(git -C "$scratch/tree" rev-parse 'HEAD^{tree}') == $(git -C "$TREE" rev-parse "$(cut -d' ' -f2 "$TREE/.git/lab-stamp")^{tree}") ]]
+	same_commits_as_tree "$scratch/tree"
 }
 
 test_series_round_trip_is_exact() {
@@ -81,22 +103,27 @@ PATCH
 	git -C "$TREE" worktree remove --force "$scratch/broken"
 }
 
-# am_matches_series NAME GIT_AM_ARGS...: git am into a scratch worktree of the base must give
-# exactly the tree of the series applied patch by patch.
+# am_matches_series NAME GIT_AM_ARGS...: git am into a scratch worktree of the base must give the
+# tree's commits: same files, same author, subject, body and trailers.
 am_matches_series() {
 	local name=$1
 	shift
-	[[ -d $scratch/tree ]] || test_series_applies_to_pristine_base
 	# shellcheck disable=SC2046 # one word per patch
 	scratch_worktree "$scratch/$name" $(patches)
 	git -C "$scratch/$name" am -q "$@"
-	[[ $(git -C "$scratch/$name" rev-parse 'HEAD^{tree}') == $(git -C "$scratch/tree" rev-parse 'HEAD^{tree}') ]]
+	same_commits_as_tree "$scratch/$name"
 	git -C "$TREE" worktree remove --force "$scratch/$name"
 }
 
 test_mbox_applies_with_git_am() {
+	local mbox subject want
 	[[ -n $(patches) ]] || { echo "no patches"; return 0; }
-	am_matches_series mbox-tree --empty=drop "$("$S/mbox.sh" "$scratch/series.mbox")"
+	mbox=$("$S/mbox.sh" "$scratch/series.mbox")
+	# The cover letter comes first, with the subject of patches/cover-letter.txt.
+	subject=$(sed -n 's/^Subject: //p' "$mbox" | head -n1)
+	want="[PATCH 0/$(patches | wc -l)] $(head -n1 "$PATCHES/cover-letter.txt")"
+	[[ $subject == "$want" ]] || { echo "cover letter subject '$subject', expected '$want'"; return 1; }
+	am_matches_series mbox-tree --empty=drop "$mbox"
 }
 
 test_mbox_applies_with_b4_am() {

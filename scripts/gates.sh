@@ -12,7 +12,7 @@ set -euo pipefail
 
 S=$LAB_ROOT/scripts
 "$S/tree.sh" >/dev/null 2>&1 || "$S/tree.sh"
-mapfile -t patches < <(ls "$LAB_ROOT"/patches/[0-9][0-9][0-9][1-9]-*.patch 2>/dev/null)
+mapfile -t patches < <(series_patches)
 mapfile -t commits < <(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD")
 ((${#patches[@]} == ${#commits[@]})) ||
 	die "the tree has ${#commits[@]} commits but patches/ has ${#patches[@]} patches: run make series or make tree"

@@ -12,6 +12,7 @@ BUILD_SRC=$LAB_CACHE/build-src				# worktree the kernels are built from
 KERNELS=$LAB_CACHE/kernels				# built kernels, one dir per variant
 RESULTS=$LAB_CACHE/results
 BASE_TAG=lab-base					# tag of the base commit in $TREE
+PATCHES=${LAB_PATCHES:-$LAB_ROOT/patches}		# the series: NNNN-*.patch, 0000 the cover letter
 JOBS=${JOBS:-$(nproc)}
 
 die() {
@@ -97,4 +98,71 @@ checkout_commit() {
 		git -C "$dir" fetch -q "$TREE" "+refs/heads/*:refs/lab-fetched/*"
 	fi
 	git -C "$dir" checkout -q -f --detach "$commit"
+}
+
+# series_patches [DIR]: the series' patches in DIR (default $PATCHES), in order, one path a line:
+# every NNNN-*.patch except the cover letter, 0000-cover-letter.patch. The one definition of
+# "the series' patches"; every script that needs them asks here.
+series_patches() {
+	local dir=${1:-$PATCHES} f
+	for f in "$dir"/[0-9][0-9][0-9][0-9]-*.patch; do
+		[[ -e $f && ${f##*/} != 0000-* ]] && echo "$f"
+	done
+	return 0
+}
+
+# series_hash: what the tree's stamp records of patches/ (and the base version it applies to).
+series_hash() {
+	local patches
+	mapfile -t patches < <(series_patches)
+	(echo "$BASE_PACKAGE_VERSION"; cat "${patches[@]}" /dev/null) | sha1sum | cut -c1-40
+}
+
+# scratch_worktree_of TREE DIR PATCH...: a detached worktree of TREE's base commit in DIR that checks
+# out only the files the patches touch (git am needs nothing else), which takes a second instead of
+# a full 75,000-file checkout. Remove it with: git -C TREE worktree remove --force DIR
+scratch_worktree_of() {
+	local tree=$1 dir=$2 files
+	shift 2
+	git -C "$tree" worktree add -q --no-checkout --detach "$dir" "$BASE_TAG"
+	git -C "$dir" read-tree HEAD
+	files=$(sed -n 's|^--- a/||p' "$@" /dev/null | sort -u)
+	if [[ -n $files ]]; then
+		# shellcheck disable=SC2086 # one word per file
+		git -C "$dir" checkout HEAD -- $files
+	fi
+}
+
+# series_cc PATCH...: the Cc lines of the cover letter, from get_maintainer.pl of the pristine base
+# (MAINTAINERS is not part of the series), sorted, as get_maintainer's order varies.
+series_cc() {
+	(($#)) || return 0
+	(cd "$BASE_DIR" && perl scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback "$@") |
+		sort -u | sed 's/^/Cc: /'
+}
+
+# fill_cover_letter FILE TEXT CC_FILE: in the first message of FILE (a cover letter from git
+# format-patch --cover-letter, alone or at the head of a --stdout mbox), put the subject and text
+# of TEXT (first line: subject) and the Cc lines of CC_FILE in place of git's placeholders, and
+# fix its date so that the output does not depend on when it was made. The rest of FILE is kept
+# byte for byte.
+fill_cover_letter() {
+	python3 - "$@" <<'PY'
+import re, sys
+path, text, cc = sys.argv[1], open(sys.argv[2]).read().rstrip("\n"), open(sys.argv[3]).read().rstrip("\n")
+subject, _, blurb = text.partition("\n")
+blurb = blurb.strip("\n") + ("\n\n" + cc if cc else "")
+s = open(path).read()
+# The first message ends where the second one's "From <id> Mon Sep 17 00:00:00 2001" starts.
+m = re.compile(r"^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001$", re.M)
+starts = [x.start() for x in m.finditer(s)]
+end = starts[1] if len(starts) > 1 else len(s)
+first, rest = s[:end], s[end:]
+if "*** SUBJECT HERE ***" not in first or "*** BLURB HERE ***" not in first:
+    sys.exit("error: %s: no cover letter placeholders in the first message" % path)
+first = first.replace("*** SUBJECT HERE ***", subject.strip(), 1)
+first = first.replace("*** BLURB HERE ***", blurb, 1)
+first = re.sub(r"^Date: .*$", "Date: Thu, 1 Jan 2026 00:00:00 +0000", first, count=1, flags=re.M)
+open(path, "w").write(first + rest)
+PY
 }

@@ -8,9 +8,8 @@ set -euo pipefail
 "$LAB_ROOT/scripts/base.sh"
 
 stamp_file=$TREE/.git/lab-stamp	# "<hash of patches/> <HEAD after applying them>"
-patches=("$LAB_ROOT"/patches/[0-9][0-9][0-9][1-9]-*.patch)
-[[ -e ${patches[0]} ]] || patches=()
-patches_hash=$( (echo "$BASE_PACKAGE_VERSION"; cat "${patches[@]}" /dev/null) | sha1sum | cut -c1-40)
+mapfile -t patches < <(series_patches)
+patches_hash=$(series_hash)
 
 make_base_commit() {
 	local kver
