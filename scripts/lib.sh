@@ -126,7 +126,10 @@ scratch_worktree_of() {
 	shift 2
 	git -C "$tree" worktree add -q --no-checkout --detach "$dir" "$BASE_TAG"
 	git -C "$dir" read-tree HEAD
+	# The files the patches change that the base has (a patch may change a file an earlier one adds).
 	files=$(sed -n 's|^--- a/||p' "$@" /dev/null | sort -u)
+	# shellcheck disable=SC2086 # one word per file
+	[[ -z $files ]] || files=$(git -C "$dir" ls-files -- $files)
 	if [[ -n $files ]]; then
 		# shellcheck disable=SC2086 # one word per file
 		git -C "$dir" checkout HEAD -- $files

@@ -32,7 +32,7 @@ if [[ -f $cover ]]; then
 	fill_cover_letter "$cover" "$PATCHES/cover-letter.txt" "$outdir/.cc"
 	rm -f "$outdir/.cc"
 fi
-if [[ $outdir == "$PATCHES" ]]; then
+if [[ $outdir == "$PATCHES" && $tree == "$TREE" ]]; then
 	patches_hash=$(series_hash)
 	echo "$patches_hash $(git -C "$tree" rev-parse HEAD)" >"$tree/.git/lab-stamp"
 fi
