@@ -191,8 +191,23 @@ test_bench_builds() {
 	"$S/bench-build.sh" HEAD
 }
 
+# The VM tests boot a copy of the kernel under $scratch: `pgrep -f "$scratch/"` then finds only this
+# run's QEMU, never another run's on the same machine.
+vm_kernel() {
+	if [[ ! -f $scratch/kernel/bzImage ]]; then
+		mkdir -p "$scratch/kernel"
+		cp "$("$S/kernel.sh" HEAD)/bzImage" "$scratch/kernel/bzImage"
+	fi
+	echo "$scratch/kernel/bzImage"
+}
+
 vm() {
-	"$S/vm.sh" -k "$("$S/kernel.sh" HEAD)" -t "${VM_TIMEOUT:-300}" "$@"
+	"$S/vm.sh" -k "$(vm_kernel)" -t "${VM_TIMEOUT:-300}" "$@"
+}
+
+# our_qemu: the QEMU processes of this check run.
+our_qemu() {
+	pgrep -f -- "-kernel $scratch/" || true
 }
 
 test_vm_returns_exit_status() {
@@ -219,8 +234,77 @@ test_vm_attaches_fentry_program() {
 }
 
 test_vm_timeout_is_a_failure() {
-	expect_fail 'VM timed out after 20s' "$S/vm.sh" -k "$("$S/kernel.sh" HEAD)" -t 20 -- 'sleep 1000'
-	! pgrep -f "qemu-system-x86_64.*$KERNELS" >/dev/null || { echo "qemu left running"; return 1; }
+	expect_fail 'VM timed out after 20s' "$S/vm.sh" -k "$(vm_kernel)" -t 20 -- 'sleep 1000'
+	[[ -z $(our_qemu) ]] || { echo "qemu left running: $(our_qemu)"; return 1; }
+}
+
+# A guest that prints nothing for -s seconds hangs: reported with its last lines, long before -t.
+test_vm_silent_guest_is_a_hang() {
+	local t0=$SECONDS
+	expect_fail 'VM hangs: no output from the guest for 15s' vm -s 15 -- 'echo last-words; sleep 1000' |
+		tee "$scratch/silent.out"
+	grep -q 'last-words' "$scratch/silent.out" || { echo "the command's last lines are not shown"; return 1; }
+	((SECONDS - t0 < 120)) || { echo "took $((SECONDS - t0))s"; return 1; }
+	[[ -z $(our_qemu) ]] || { echo "qemu left running: $(our_qemu)"; return 1; }
+}
+
+# A KVM that accepts a stopped VM but never boots a guest (simulated: a QEMU wrapper that hangs
+# whenever it is asked for -accel kvm, and a fake /dev/kvm): vm.sh probes by booting the kernel,
+# falls back to TCG with one line saying why, and probes once per machine boot.
+test_vm_falls_back_to_tcg_when_kvm_hangs() {
+	local fake=$scratch/fake-kvm out i
+	mkdir -p "$fake/runs"
+	: >"$fake/kvm"
+	cat >"$fake/qemu-system-x86_64" <<WRAPPER
+#!/bin/bash
+for a in "\$@"; do
+	[[ \$a == kvm ]] && { echo "\$*" >>"$fake/kvm-calls"; exec sleep 1000; }
+done
+exec $(command -v qemu-system-x86_64) "\$@"
+WRAPPER
+	chmod +x "$fake/qemu-system-x86_64"
+	for i in 1 2; do
+		out=$(env -u ACCEL LAB_QEMU="$fake/qemu-system-x86_64" LAB_KVM_DEV="$fake/kvm" LAB_KVM_PROBE_SECS=5 \
+			LAB_VM_RUNS="$fake/runs" "$S/vm.sh" -k "$(vm_kernel)" -t 120 -s 40 -- 'echo guest-ran; exit 0' 2>&1)
+		echo "$out"
+		grep -qx guest-ran <<<"$out"
+		[[ $(grep -c 'KVM hangs: .*; using TCG' <<<"$out") == 1 ]] || { echo "run $i: no one-line TCG fallback"; return 1; }
+	done
+	[[ $(wc -l <"$fake/kvm-calls") == 1 ]] || { echo "KVM probed $(wc -l <"$fake/kvm-calls") times, expected once"; return 1; }
+}
+
+# Ctrl-C: SIGINT to the whole process group, as a terminal sends it, during a run: no QEMU, no run
+# directory left.
+test_vm_ctrl_c_leaves_nothing() {
+	local runs=$scratch/ctrl-c-runs pid i rc=0
+	mkdir -p "$runs"
+	LAB_VM_RUNS=$runs setsid "$S/vm.sh" -k "$(vm_kernel)" -t 300 -- 'echo guest-started; sleep 1000' \
+		>"$scratch/ctrl-c.out" 2>&1 &
+	pid=$!	# setsid runs vm.sh in place: its pid is the process group
+	for ((i = 0; i < 120; i++)); do
+		grep -q guest-started "$scratch/ctrl-c.out" && break
+		sleep 1
+	done
+	grep -q guest-started "$scratch/ctrl-c.out" || { cat "$scratch/ctrl-c.out"; kill -- -"$pid"; return 1; }
+	kill -INT -- -"$pid"
+	wait "$pid" || rc=$?
+	sleep 2
+	echo "vm.sh exit status after SIGINT: $rc"
+	if [[ -n $(our_qemu) ]]; then
+		echo "qemu left running after Ctrl-C: $(our_qemu)"
+		kill $(our_qemu)
+		return 1
+	fi
+	[[ -z $(ls -A "$runs") ]] || { echo "left behind: $(ls -A "$runs")"; return 1; }
+	((rc != 0))
+}
+
+# Crashes are found in the kernel's messages, not in what the command prints.
+test_vm_crash_is_read_from_kernel_messages() {
+	local out
+	out=$(vm -- 'echo "BUG: printed by the command, not a crash"; echo "Kernel panic - also not"; exit 0') ||
+		{ echo "$out"; echo "the command's own output was taken for a crash"; return 1; }
+	expect_fail 'the kernel crashed' vm -- 'echo "<2>BUG: planted in the kernel log by check.sh" >/dev/kmsg; exit 0'
 }
 
 # The guest mounts fresh tmpfs on /tmp: a clone, a cache or a working directory under the host's
@@ -241,6 +325,53 @@ test_vm_rejects_bad_options() {
 	expect_fail 'possible CPUs \(1\) must be at least the online CPUs \(2\)' "$S/vm.sh" -c 2 -p 1 -- true
 	expect_fail 'no command given' "$S/vm.sh" -c 2
 	expect_fail "kernel '/nonexistent' not found" "$S/vm.sh" -k /nonexistent -- true
+}
+
+# Every knob is checked before anything runs: one line naming the knob and what it allows, no
+# step started (no ">>>" line), non-zero exit.
+test_knobs_are_checked_before_anything_runs() {
+	local knob args want out
+	# "make arguments, comma-separated|the line it must print"; timeout: a knob let through must not run a whole bench.
+	while IFS='|' read -r knob want; do
+		IFS=, read -ra args <<<"$knob"
+		out=$(cd "$LAB_ROOT" && timeout 60 env -u ACCEL make -s bench "${args[@]}" 2>&1) &&
+			{ echo "make bench $knob passed"; return 1; }
+		out=$(grep -v '^make: \*\*\*' <<<"$out")
+		echo "make bench $knob: $out"
+		[[ $(wc -l <<<"$out") == 1 && $out == "error: $want"* ]] ||
+			{ echo "expected one line 'error: $want...'"; return 1; }
+	done <<'KNOBS'
+ICOUNT=yes|ICOUNT=yes: expected 0 or 1
+CPUS=0|CPUS=0: expected
+CPUS=x|CPUS=x: expected
+MAXCPUS=256|MAXCPUS=256: expected possible CPUs, 2 (the online CPUs) to 255
+MAXCPUS=1|MAXCPUS=1: expected
+POSSIBLE=2 256|POSSIBLE=2 256: '256': expected
+POSSIBLE=1|POSSIBLE=1: '1': expected
+BENCHS=trigger nosuch|BENCHS=trigger nosuch: unknown 'nosuch'
+BENCHS=trig-bse|BENCHS=trig-bse: unknown 'trig-bse'
+TIMEOUT=10m|TIMEOUT=10m: expected a positive number of seconds
+SILENCE=-1|SILENCE=-1: expected
+MEM=2GB|MEM=2GB: expected a size like 512M or 2G
+ACCEL=xen|ACCEL=xen: expected kvm, tcg
+ICOUNT=1,CPUS=2|CPUS=2: ICOUNT=1 runs one online CPU
+KNOBS
+	# And vm.sh on its own, as compare.sh and check-debug.sh start it.
+	expect_fail '^error: ICOUNT=yes: expected 0 or 1$' env ICOUNT=yes "$S/vm.sh" -- true
+}
+
+# make vm: a REV that is not a commit fails with one line and boots nothing; CMD reaches the
+# guest unexpanded ($HOME is the guest's, quotes survive).
+test_make_vm_rev_and_cmd() {
+	local out cmd
+	expect_fail "^error: no commit 'no-such-rev' in " make -s -C "$LAB_ROOT" vm REV=no-such-rev CMD='echo booted'
+	cmd=$(cat <<'CMD'
+x=1; echo "home=$HOME x=$x" "it's" '$x' $(echo sub)
+CMD
+	)
+	out=$(make -s -C "$LAB_ROOT" vm CMD="$cmd" 2>/dev/null)
+	echo "$out"
+	grep -qxF "home=$HOME x=1 it's \$x sub" <<<"$out"
 }
 
 test_suite_rejects_unknown_benchmark() {
