@@ -9,6 +9,10 @@ S := scripts
 #   CPUS=2 MAXCPUS=<possible CPUs> MEM=2G TIMEOUT=600 ICOUNT=1 (deterministic clock)
 REV ?= HEAD
 export REV BENCHS
+# CMD reaches the guest as written: $(value CMD), single-quoted for the shell, never expanded by
+# make (make vm CMD='echo $$HOME' prints the HOME of the guest), nor exported (which expands it).
+unexport CMD
+cmd_quoted = '$(subst ','\'',$(value CMD))'
 
 .PHONY: help deps base tree series kernel bench-build vm bench host-bench check compare scaling check-debug gates mbox
 
@@ -38,14 +42,15 @@ series:
 	@$(S)/series.sh
 
 kernel: tree
-	@$(S)/kernel.sh "$$(git -C "$$($(S)/lab-path.sh TREE)" rev-parse "$$REV")"
+	@$(S)/kernel.sh "$$REV"
 
 bench-build: tree
-	@$(S)/bench-build.sh "$$(git -C "$$($(S)/lab-path.sh TREE)" rev-parse "$$REV")"
+	@$(S)/bench-build.sh "$$REV"
 
+# A REV that is not a commit of the tree, or whose kernel does not build, stops here.
 vm: tree
-	@[ -n "$$CMD" ] || { echo "usage: make vm CMD='command'" >&2; exit 2; }
-	@$(S)/vm.sh -k "$$($(S)/kernel.sh "$$REV")" -- "$$CMD"
+	@[ -n $(cmd_quoted) ] || { echo "usage: make vm CMD='command'" >&2; exit 2; }
+	@kernel=$$($(S)/kernel.sh "$$REV") && $(S)/vm.sh -k "$$kernel" -- $(cmd_quoted)
 
 bench: tree
 	@$(S)/bench.sh

@@ -11,7 +11,7 @@ on_host=0
 [[ ${1:-} == -H ]] && on_host=1
 start=$SECONDS
 "$LAB_ROOT/scripts/tree.sh"
-rev=$(git -C "$TREE" rev-parse "${REV:-HEAD}")
+rev=$(tree_commit "${REV:-HEAD}")
 bench_dir=$("$LAB_ROOT/scripts/bench-build.sh" "$rev")
 # shellcheck disable=SC2086 # BENCHS is a list of words
 if ((on_host)); then

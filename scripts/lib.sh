@@ -169,3 +169,37 @@ first = re.sub(r"^Date: .*$", "Date: Thu, 1 Jan 2026 00:00:00 +0000", first, cou
 open(path, "w").write(first + rest)
 PY
 }
+
+# check_knobs: every knob the user can set (README, make help) that is set must have an allowed
+# value; checked when any script starts, so before anything is built. One line names the knob
+# and what it allows.
+check_knobs() {
+	local v unknown max=255 min_cpus=${CPUS:-2}
+	[[ ${ACCEL:-} == kvm ]] && max=1024
+	knob_bad() { die "$1=${!1}: $2"; }
+	[[ -z ${ACCEL:-} || $ACCEL == kvm || $ACCEL == tcg ]] || knob_bad ACCEL "expected kvm, tcg or unset (probe)"
+	[[ -z ${ICOUNT:-} || $ICOUNT == 0 || $ICOUNT == 1 ]] || knob_bad ICOUNT "expected 0 or 1"
+	[[ -z ${CPUS:-} || ($CPUS =~ ^[1-9][0-9]*$ && CPUS -le 255) ]] || knob_bad CPUS "expected online CPUs, 1 to 255"
+	[[ ${ICOUNT:-0} == 0 || -z ${CPUS:-} || $CPUS == 1 ]] ||
+		knob_bad CPUS "ICOUNT=1 runs one online CPU: expected 1 or unset"
+	[[ ${ICOUNT:-0} == 1 ]] && min_cpus=1
+	if [[ -n ${MAXCPUS:-} ]]; then
+		[[ $MAXCPUS =~ ^[1-9][0-9]*$ && $MAXCPUS -le $max && $MAXCPUS -ge $min_cpus ]] ||
+			knob_bad MAXCPUS "expected possible CPUs, $min_cpus (the online CPUs) to $max$([[ $max == 255 ]] && echo ' (more only with ACCEL=kvm: TCG has no x2APIC)')"
+	fi
+	for v in ${POSSIBLE:-}; do
+		[[ $v =~ ^[1-9][0-9]*$ && $v -le $max && $v -ge ${CPUS:-2} ]] ||
+			knob_bad POSSIBLE "'$v': expected possible CPU counts, ${CPUS:-2} (the online CPUs) to $max"
+	done
+	[[ -z ${TIMEOUT:-} || $TIMEOUT =~ ^[1-9][0-9]*$ ]] || knob_bad TIMEOUT "expected a positive number of seconds"
+	[[ -z ${SILENCE:-} || $SILENCE =~ ^[1-9][0-9]*$ ]] || knob_bad SILENCE "expected a positive number of seconds"
+	[[ -z ${MEM:-} || $MEM =~ ^[1-9][0-9]*[MG]$ ]] || knob_bad MEM "expected a size like 512M or 2G"
+	if [[ -n ${BENCHS:-} ]]; then
+		# shellcheck disable=SC2086 # a list of words
+		unknown=$(registry_unknown $BENCHS | xargs)
+		[[ -z $unknown ]] ||
+			knob_bad BENCHS "unknown '$unknown'; expected names or families of config/benchmarks: $(awk '$1 !~ /^#/ && NF { f[$1] } END { for (k in f) printf "%s ", k }' "$LAB_ROOT/config/benchmarks")or their names"
+	fi
+	unset -f knob_bad
+}
+check_knobs
