@@ -9,6 +9,14 @@ installed_version() {
 		awk '$3 == "installed" { print $4 }'
 }
 
+# One run at a time on the base (apt, extraction); the lock goes with the script.
+mkdir -p "$LAB_CACHE"
+exec 7>"$LAB_CACHE/base.lock"
+if ! flock -n 7; then
+	note "waiting for another run on the base"
+	flock 7
+fi
+
 version=$(installed_version)
 if [[ -z $version ]]; then
 	note "installing $BASE_PACKAGE with apt"

@@ -56,6 +56,35 @@ lock_build_src() {
 	fi
 }
 
+# lock_tree: hold a lock on $TREE (and, inside base.sh, on the base) until the script ends, so
+# that two runs on one cache never rebuild the same tree at once.
+lock_tree() {
+	[[ -z ${LAB_TREE_LOCKED:-} ]] || return 0	# a parent holds it (children inherit fd 8)
+	export LAB_TREE_LOCKED=1
+	mkdir -p "$(dirname "$TREE")"
+	exec 8>"$TREE.lock"
+	if ! flock -n 8; then
+		note "waiting for another run on $TREE"
+		flock 8
+	fi
+}
+
+# commit_key DIR COMMIT and patch_key PATCH: the same line for a commit and the patch it came from
+# (or that format-patch makes of it): git patch-id of the change, and a hash of the message.
+commit_key() {
+	local pid
+	pid=$(git -C "$1" show "$2" | git -C "$1" patch-id --stable | cut -c1-40)
+	echo "${pid:-empty} $(git -C "$1" log -1 --format=%B "$2" | git stripspace | sha1sum | cut -c1-40)"
+}
+patch_key() {
+	local tmp pid subject
+	tmp=$(mktemp -d)
+	pid=$(git -C "$TREE" patch-id --stable <"$1" | cut -c1-40)
+	subject=$(git mailinfo "$tmp/msg" "$tmp/patch" <"$1" | sed -n 's/^Subject: //p')
+	echo "${pid:-empty} $( (echo "$subject"; echo; cat "$tmp/msg") | git stripspace | sha1sum | cut -c1-40)"
+	rm -rf "$tmp"
+}
+
 # registry_select WHERE [NAME_OR_FAMILY...]: the entries of config/benchmarks that can run WHERE
 # (vm or host) and match one of the names or families (every entry when none is given), one
 # "family name args" line each, in the registry's order.

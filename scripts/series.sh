@@ -9,6 +9,24 @@ tree=${SERIES_TREE:-$TREE}
 outdir=${1:-$PATCHES}
 [[ -d $tree/.git || -f $tree/.git ]] || die "no kernel tree at $tree (run: make tree)"
 git -C "$tree" rev-parse -q --verify "$BASE_TAG" >/dev/null || die "$tree has no $BASE_TAG tag"
+[[ $tree != "$TREE" ]] || lock_tree
+# Writing patches/ from $TREE deletes the patches the tree does not have. That is the developer's
+# intent when the tree was made from these very patches (a commit dropped on purpose), never when
+# patches/ changed since, or when their git am failed: then refuse and name them.
+if [[ $outdir == "$PATCHES" && $tree == "$TREE" && ${FORCE:-0} != 1 ]]; then
+	stamp_hash='' stamp_head=''
+	[[ ! -f $tree/.git/lab-stamp ]] || read -r stamp_hash stamp_head <"$tree/.git/lab-stamp"
+	if [[ $stamp_hash != "$(series_hash)" || $stamp_head == applying ]]; then
+		kept=$(for c in $(git -C "$tree" rev-list "$BASE_TAG..HEAD"); do commit_key "$tree" "$c"; done)
+		missing=()
+		while read -r p; do
+			grep -qxF "$(patch_key "$p")" <<<"$kept" || missing+=("$(basename "$p")")
+		done < <(series_patches)
+		((${#missing[@]} == 0)) ||
+			die "make series would delete patches that are not in the tree: ${missing[*]} ($([[ $stamp_head == applying ]] && echo 'their git am failed' || echo 'patches/ changed since make tree')); fix them and run make tree, or FORCE=1 make series to drop them"
+	fi
+fi
+
 nr=$(git -C "$tree" rev-list --count "$BASE_TAG..HEAD")
 mkdir -p "$outdir"
 mapfile -t old < <(series_patches "$outdir")
