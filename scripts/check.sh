@@ -236,6 +236,27 @@ test_series_of_twelve_patches() {
 	done
 }
 
+# The W=1 and sparse gates fail when they cannot check: sparse missing, or make failing for any
+# reason (an empty warning list must mean "no warning"). gates.sh shows tree.sh's own error, once.
+test_gates_fail_when_they_cannot_check() {
+	local c stub=$scratch/stub-lab
+	c=$(git -C "$TREE" log --format=%H -n1 "$BASE_TAG..$(tree_head)" -- '*.c' ':!tools')
+	[[ -n $c ]] || { echo "no commit of the series touches kernel C files"; return 1; }
+	expect_fail 'nonexistent-sparse not found' env LAB_SPARSE=/nonexistent-sparse \
+		bash -c '. "$1/gates.sh"; no_new_warnings "$2" C=2' - "$S" "$c"
+	# make failing for another reason, without a build: a make that fails at once (and no
+	# checkout in the shared build worktree).
+	expect_fail 'make W=1 of .* at .* failed \(exit 2\)' bash -c '. "$1/gates.sh"
+		lock_build_src() { :; }; checkout_commit() { :; }
+		make() { echo "make: *** [planted] Error 2"; return 2; }
+		no_new_warnings "$2" W=1' - "$S" "$c"
+	mkdir -p "$stub"
+	cp -a "$LAB_ROOT/scripts" "$LAB_ROOT/config" "$stub/"
+	printf '#!/bin/bash\necho run >>"%s"\necho "error: planted tree.sh failure" >&2\nexit 1\n' "$stub/tree-runs" >"$stub/scripts/tree.sh"
+	expect_fail '^error: planted tree.sh failure$' "$stub/scripts/gates.sh"
+	[[ $(wc -l <"$stub/tree-runs") == 1 ]] || { echo "tree.sh ran $(wc -l <"$stub/tree-runs") times"; return 1; }
+}
+
 test_series_quality_gates() {
 	[[ -n $(patches) ]] || { echo "no patches"; return 0; }
 	"$S/gates.sh"
@@ -346,8 +367,18 @@ test_vm_ctrl_c_leaves_nothing() {
 	done
 	grep -q guest-started "$scratch/ctrl-c.out" || { cat "$scratch/ctrl-c.out"; kill -- -"$pid"; return 1; }
 	kill -INT -- -"$pid"
+	for ((i = 0; i < 20; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "vm.sh still runs 20s after SIGINT; qemu: $(our_qemu)"
+		kill -- -"$pid"
+		kill $(our_qemu) 2>/dev/null
+		return 1
+	fi
 	wait "$pid" || rc=$?
-	sleep 2
+	sleep 1
 	echo "vm.sh exit status after SIGINT: $rc"
 	if [[ -n $(our_qemu) ]]; then
 		echo "qemu left running after Ctrl-C: $(our_qemu)"
