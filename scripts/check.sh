@@ -125,6 +125,25 @@ test_tree_never_loses_work() {
 		{ echo "series.sh deleted patches"; ls "$tp"; return 1; }
 }
 
+# The base is pinned: when apt serves another version of the package (simulated: stand-in apt-get,
+# apt-cache and dpkg-query), deps.sh and base.sh stop with one line naming both versions and the
+# knob, and install nothing.
+test_base_version_is_pinned() {
+	local fake=$scratch/fake-apt
+	mkdir -p "$fake"
+	printf '#!/bin/sh\necho "apt-get $*" >>"%s/apt-get.log"\n' "$fake" >"$fake/apt-get"
+	printf '#!/bin/sh\necho " %s | 6.1.999-1 | http://deb.debian.org/debian bookworm/main amd64 Packages"\n' \
+		"$BASE_PACKAGE" >"$fake/apt-cache"
+	printf '#!/bin/sh\nexit 1\n' >"$fake/dpkg-query"	# nothing installed
+	chmod +x "$fake"/*
+	expect_fail "^error: apt serves $BASE_PACKAGE 6.1.999-1, not $BASE_PACKAGE_VERSION, the base of the series .*ALLOW_BASE_VERSION=1" \
+		env PATH="$fake:$PATH" "$S/deps.sh"
+	! grep install "$fake/apt-get.log" || { echo "deps.sh installed something"; return 1; }
+	printf '#!/bin/sh\necho "install ok installed 6.1.999-1"\n' >"$fake/dpkg-query"	# another version installed
+	expect_fail "^error: $BASE_PACKAGE 6.1.999-1 is installed, the series is based on $BASE_PACKAGE_VERSION .*ALLOW_BASE_VERSION=1" \
+		env PATH="$fake:$PATH" "$S/base.sh"
+}
+
 test_series_applies_to_pristine_base() {
 	# shellcheck disable=SC2046 # one word per patch
 	scratch_worktree "$scratch/tree" $(patches)

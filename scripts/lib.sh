@@ -6,6 +6,10 @@ LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$LAB_ROOT/config/lab.conf"
 
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpf-lab}
+# ALLOW_BASE_VERSION=1: the base is whatever version of the package is installed (base.sh).
+if [[ ${ALLOW_BASE_VERSION:-0} == 1 ]]; then
+	BASE_PACKAGE_VERSION=$(dpkg-query -W -f='${Version}' "$BASE_PACKAGE" 2>/dev/null || echo "$BASE_PACKAGE_VERSION")
+fi
 BASE_DIR=$LAB_CACHE/base/linux-$BASE_PACKAGE_VERSION	# pristine, extracted base
 TREE=${TREE:-$LAB_CACHE/linux}				# git tree: base commit + series
 BUILD_SRC=$LAB_CACHE/build-src				# worktree the kernels are built from
