@@ -540,6 +540,21 @@ test_vm_bench_harness_tests() {
 	vm -- "cd $bench_dir && ./bench --selftest-counters && benchs/test_bench_bpf_hashmap_full_update.sh && benchs/test_bench_htab_mem.sh"
 }
 
+# make host-bench on a host without tracefs mounted (simulated: unmounted in a private mount
+# namespace) mounts it where only the suite sees it, runs trig-tp and exits 0; the host's
+# mounts are the same afterwards.
+test_host_bench_without_tracefs() {
+	local out before
+	before=$(findmnt -rn -o TARGET | sort)
+	out=$(unshare -m --propagation private bash -c '
+		umount -l /sys/kernel/tracing 2>/dev/null; umount -l /sys/kernel/debug 2>/dev/null
+		[[ ! -e /sys/kernel/tracing/events ]] || exit 99
+		BENCHS=trig-tp "$1/bench.sh" -H' - "$S" 2>&1) || { echo "$out"; echo "host-bench failed"; return 1; }
+	echo "$out"
+	grep -q '^lab-result: trig-tp ' <<<"$out"
+	[[ $(findmnt -rn -o TARGET | sort) == "$before" ]] || { echo "the host's mounts changed"; return 1; }
+}
+
 test_compare_statistics() {
 	/usr/bin/python3 "$S/compare/test_stats.py" -v
 }

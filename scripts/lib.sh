@@ -18,6 +18,7 @@ RESULTS=$LAB_CACHE/results
 BASE_TAG=lab-base					# tag of the base commit in $TREE
 PATCHES=${LAB_PATCHES:-$LAB_ROOT/patches}		# the series: NNNN-*.patch, 0000 the cover letter
 JOBS=${JOBS:-$(nproc)}
+TRACEFS_BENCHS=trig-tp					# benchmarks of config/benchmarks that need tracefs
 
 die() {
 	echo "error: $*" >&2
