@@ -1,6 +1,8 @@
 #!/bin/bash
 # The lab's tests. Each test is a function that fails by returning non-zero; its output goes to a
-# log that is shown only when it fails. Ends with the line "N passed, N failed".
+# log that is shown only when it fails. One line a test, numbered, TAP style: "ok N name (time)",
+# "not ok N name (time)" with the end of its log, or "ok N name # SKIP reason" for a test that
+# cannot run here (the kselftest convention). Ends with the line "N passed, N failed, N skipped".
 #   scripts/check.sh [TEST...]   (default: all, in order; scripts/check.sh -l lists them)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -51,6 +53,13 @@ same_commits_as_tree() {
 	done
 	((n == $(patches | wc -l))) || { echo "$dir: $n commits for $(patches | wc -l) patches"; return 1; }
 	echo "$dir: $n commits, messages identical to the tree's, each with Signed-off-by"
+}
+
+# skip "reason": end the test as skipped (kselftest's exit code 4), with the reason on its line.
+SKIP=4
+skip() {
+	echo "$*" >"$scratch/skip-reason"
+	exit "$SKIP"
 }
 
 # expect_fail "message regex" cmd...: the command must exit non-zero and print the message.
@@ -145,6 +154,15 @@ test_base_version_is_pinned() {
 }
 
 test_series_applies_to_pristine_base() {
+	local f
+	[[ -n $(patches) ]] || skip "no patches in $PATCHES"
+	# The base commit holds the pristine package's files: each file the series changes is byte
+	# for byte the one extracted from the package.
+	for f in $(sed -n 's|^--- a/||p' $(patches) | sort -u); do
+		[[ -f $BASE_DIR/$f ]] || continue	# added by an earlier patch
+		git -C "$TREE" cat-file blob "$BASE_TAG:$f" | cmp -s - "$BASE_DIR/$f" ||
+			{ echo "$f in $BASE_TAG differs from $BASE_DIR/$f"; return 1; }
+	done
 	# shellcheck disable=SC2046 # one word per patch
 	scratch_worktree "$scratch/tree" $(patches)
 	# shellcheck disable=SC2046
@@ -153,6 +171,7 @@ test_series_applies_to_pristine_base() {
 }
 
 test_series_round_trip_is_exact() {
+	[[ -n $(patches) ]] || skip "no patches in $PATCHES"
 	[[ -d $scratch/tree ]] || test_series_applies_to_pristine_base
 	SERIES_TREE=$scratch/tree "$S/series.sh" "$scratch/patches"
 	diff -r -x cover-letter.txt "$LAB_ROOT/patches" "$scratch/patches"
@@ -194,7 +213,7 @@ am_matches_series() {
 
 test_mbox_applies_with_git_am() {
 	local mbox subject want
-	[[ -n $(patches) ]] || { echo "no patches"; return 0; }
+	[[ -n $(patches) ]] || skip "no patches in $PATCHES"
 	mbox=$("$S/mbox.sh" "$scratch/series.mbox")
 	# The cover letter comes first, with the subject of patches/cover-letter.txt.
 	subject=$(sed -n 's/^Subject: //p' "$mbox" | head -n1)
@@ -206,7 +225,7 @@ test_mbox_applies_with_git_am() {
 
 test_mbox_applies_with_b4_am() {
 	local mbox
-	[[ -n $(patches) ]] || { echo "no patches"; return 0; }
+	[[ -n $(patches) ]] || skip "no patches in $PATCHES"
 	mbox=$("$S/mbox.sh" "$scratch/series.mbox")
 	mkdir -p "$scratch/b4"
 	(cd "$scratch/b4" && b4 -q am -m "$mbox" -o "$scratch/b4")
@@ -277,16 +296,46 @@ test_gates_fail_when_they_cannot_check() {
 }
 
 test_series_quality_gates() {
-	[[ -n $(patches) ]] || { echo "no patches"; return 0; }
+	[[ -n $(patches) ]] || skip "no patches in $PATCHES"
 	"$S/gates.sh"
 }
 
+# The kernel of HEAD (usually from the cache): what kernel.sh hands out must be that kernel, a
+# bzImage of the tree's version, with BTF and the config fragment's options.
 test_kernel_builds() {
-	"$S/kernel.sh" HEAD
+	local k version
+	k=$("$S/kernel.sh" HEAD)
+	version=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' <(git -C "$TREE" show HEAD:Makefile) | paste -sd.)
+	echo "$k: $(file -b "$k/bzImage")"
+	file -b "$k/bzImage" | grep -q "Linux kernel x86 boot executable bzImage, version $version" ||
+		{ echo "not a bzImage of $version"; return 1; }
+	readelf -S "$k/vmlinux" | grep -q ' \.BTF ' || { echo "vmlinux has no BTF"; return 1; }
+	grep -v '^#' "$LAB_ROOT/config/bench.config" | grep '=y$' | while read -r opt; do
+		grep -qx "$opt" "$k/.config" || { echo "$opt missing from $k/.config"; exit 1; }
+	done
 }
 
+# The bench of HEAD: it runs and knows the series' benchmarks.
 test_bench_builds() {
-	"$S/bench-build.sh" HEAD
+	local b
+	b=$("$S/bench-build.sh" HEAD)
+	"$b/bench" --list >"$scratch/bench-list" 2>&1 || "$b/bench" --help >"$scratch/bench-list" 2>&1 || true
+	head -n 5 "$scratch/bench-list"
+	for name in trig-base bpf-hashmap-full-update htab-mem local-storage-cache-seq-get; do
+		grep -q -- "$name" "$scratch/bench-list" "$b/bench" || { echo "bench does not know $name"; return 1; }
+	done
+	[[ -x $b/bench && -d $b/benchs ]]
+}
+
+# check.sh reports a test that cannot run as a skip, TAP style, and still ends "N passed, N failed".
+test_check_reports_skips() {
+	local out
+	mkdir -p "$scratch/no-patches"
+	out=$(LAB_PATCHES=$scratch/no-patches "$S/check.sh" mbox_applies_with_git_am series_quality_gates 2>/dev/null)
+	echo "$out"
+	grep -qx "ok 1 mbox_applies_with_git_am # SKIP no patches in $scratch/no-patches" <<<"$out"
+	grep -qx "ok 2 series_quality_gates # SKIP no patches in $scratch/no-patches" <<<"$out"
+	[[ $(tail -n1 <<<"$out") == "0 passed, 0 failed, 2 skipped" ]]
 }
 
 # The VM tests boot a copy of the kernel under $scratch: `pgrep -f "$scratch/"` then finds only this
@@ -572,25 +621,32 @@ fi
 mapfile -t tests < <(grep -oE '^test_[a-z_0-9]+' "$0" | cut -c6-)
 (($#)) && tests=("$@")
 
-passed=0 failed=0 start=$SECONDS
+passed=0 failed=0 skipped=0 n=0 start=$SECONDS
 for t in "${tests[@]}"; do
 	declare -F "test_$t" >/dev/null || die "no test '$t' (scripts/check.sh -l lists them)"
+done
+for t in "${tests[@]}"; do
 	t0=$SECONDS
+	n=$((n + 1))
 	echo ">>> $t ..." >&2
+	rm -f "$scratch/skip-reason"
 	# Not in an if: errexit must stay active inside the test's subshell.
 	set +e
 	(set -e; "test_$t") >"$scratch/$t.log" 2>&1
 	rc=$?
 	set -e
 	if ((rc == 0)); then
-		echo "ok   $t ($((SECONDS - t0))s)"
+		echo "ok $n $t ($((SECONDS - t0))s)"
 		passed=$((passed + 1))
+	elif ((rc == SKIP)) && [[ -f $scratch/skip-reason ]]; then
+		echo "ok $n $t # SKIP $(cat "$scratch/skip-reason")"
+		skipped=$((skipped + 1))
 	else
-		echo "FAIL $t ($((SECONDS - t0))s), last lines of its log:"
+		echo "not ok $n $t ($((SECONDS - t0))s), last lines of its log:"
 		tail -n 25 "$scratch/$t.log" | sed 's/^/     | /'
 		failed=$((failed + 1))
 	fi
 done
 echo "check took $((SECONDS - start))s"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 ((failed == 0))
