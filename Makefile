@@ -6,7 +6,9 @@ S := scripts
 
 # Knobs, passed to the scripts through the environment (make exports command-line variables):
 #   REV=<commit-ish of the tree>   CMD='<command for make vm>'   BENCHS='<names or families>'
-#   CPUS=2 MAXCPUS=<possible CPUs> MEM=2G TIMEOUT=600 ICOUNT=1 (deterministic clock)
+#   CPUS=2 MAXCPUS=<possible CPUs> MEM=2G TIMEOUT=<seconds: 600 for vm, 1200 for bench>
+#   SILENCE=300 ICOUNT=1 (deterministic clock) ACCEL=kvm|tcg (default: probe KVM)
+# scripts/lib.sh checks them all (check_knobs) before anything runs.
 REV ?= HEAD
 export REV BENCHS
 # CMD reaches the guest as written: $(value CMD), single-quoted for the shell, never expanded by
@@ -24,7 +26,7 @@ help:
 	@echo "make series       regenerate patches/ from the tree (git format-patch)"
 	@echo "make kernel       build the kernel of REV (default HEAD) in the cache"
 	@echo "make bench-build  build the selftests bench of REV"
-	@echo "make vm CMD='…'   boot the kernel of REV and run CMD in it (CPUS, MAXCPUS, MEM, TIMEOUT, ICOUNT)"
+	@echo "make vm CMD='…'   boot the kernel of REV and run CMD in it (CPUS, MAXCPUS, MEM, TIMEOUT, SILENCE, ICOUNT, ACCEL)"
 	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
 	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host)"
 	@echo "make deps         install the Debian packages the lab needs"

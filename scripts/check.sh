@@ -604,6 +604,30 @@ test_host_bench_without_tracefs() {
 	[[ $(findmnt -rn -o TARGET | sort) == "$before" ]] || { echo "the host's mounts changed"; return 1; }
 }
 
+# What README and Documentation/lab.md say about the lab is true: each statement checked here
+# against the scripts, or against the command that produced its number.
+test_docs_match_the_lab() {
+	local readme=$LAB_ROOT/README.md lab=$LAB_ROOT/Documentation/lab.md spread
+	spread=$("$S/compare/spread.py" "$LAB_ROOT"/Documentation/results/*/trials.csv | sed -n 's/^icount: .*median \([0-9.]*%\), 90th percentile \([0-9.]*%\), max \([0-9.]*%\)$/\1 \2 \3/p')
+	echo "icount spread (median, 90th percentile, max): $spread"
+	read -r median p90 max <<<"$spread"
+	for f in "$readme" "$lab"; do
+		tr '\n' ' ' <"$f" | grep -q "$median at the median, $p90 at the 90th percentile and $max" ||
+			{ echo "$f does not give the icount spread as $spread"; return 1; }
+	done
+	grep -q 'timeout=${TIMEOUT:-600}' "$S/vm.sh" && grep -q 'TIMEOUT:-1200' "$S/bench.sh"
+	tr '\n' ' ' <"$readme" | grep -q '600 for `make vm`, 1200 for `make bench`' ||
+		{ echo "README: TIMEOUT defaults are vm.sh's 600 and bench.sh's 1200"; return 1; }
+	grep -q "exit 3'.*vm.sh exits 3, so make fails (exit 2)" "$readme" ||
+		{ echo "README: make vm CMD='... exit 3' makes make exit 2"; return 1; }
+	! grep -q 'edit, build with `make kernel`' "$readme" ||
+		{ echo "README: make kernel builds commits, not edits"; return 1; }
+	if grep -qi 'included by the Makefile' "$LAB_ROOT/config/lab.conf"; then
+		grep -q '^include.*lab.conf' "$LAB_ROOT/Makefile" || { echo "lab.conf: the Makefile does not include it"; return 1; }
+	fi
+	! grep -q 'within 0.5%\|about 0.1%' "$readme" "$lab" || { echo "an unmeasured repeatability figure"; return 1; }
+}
+
 test_compare_statistics() {
 	/usr/bin/python3 "$S/compare/test_stats.py" -v
 }
