@@ -81,6 +81,7 @@ test_tree() {
 dev_tree() {
 	local dir=$1
 	git clone -q --shared --no-checkout "$TREE" "$dir"
+	# shellcheck disable=SC2046 # one word per directory and per patch
 	git -C "$dir" sparse-checkout set --no-cone $(sed -n 's|^--- a/\(.*\)/[^/]*$|/\1/|p' $(patches) | sort -u)
 	git -C "$dir" checkout -q main
 	cp "$TREE/.git/lab-stamp" "$dir/.git/lab-stamp"
@@ -158,6 +159,7 @@ test_series_applies_to_pristine_base() {
 	[[ -n $(patches) ]] || skip "no patches in $PATCHES"
 	# The base commit holds the pristine package's files: each file the series changes is byte
 	# for byte the one extracted from the package.
+	# shellcheck disable=SC2046 # one word per patch
 	for f in $(sed -n 's|^--- a/||p' $(patches) | sort -u); do
 		[[ -f $BASE_DIR/$f ]] || continue	# added by an earlier patch
 		git -C "$TREE" cat-file blob "$BASE_TAG:$f" | cmp -s - "$BASE_DIR/$f" ||
@@ -257,8 +259,8 @@ test_series_of_twelve_patches() {
 	echo " " >>"$p12/0010-lab-synthetic-patch-10.patch"
 	h2=$(LAB_PATCHES=$p12 bash -c '. "$1/lib.sh"; series_hash' - "$S")
 	[[ $h1 != "$h2" ]] || { echo "series_hash does not see a change of 0010"; return 1; }
-	# shellcheck disable=SC2046 # one word per patch
 	scratch_worktree "$scratch/twelve-am"
+	# shellcheck disable=SC2046 # one word per patch
 	"$S/apply-series.sh" "$scratch/twelve-am" $(LAB_PATCHES=$p12 bash -c '. "$1/lib.sh"; series_patches' - "$S")
 	[[ $(git -C "$scratch/twelve-am" rev-list --count "$BASE_TAG..HEAD") == 12 ]] || { echo "apply-series: not 12 commits"; return 1; }
 	LAB_PATCHES=$p12 "$S/mbox.sh" "$scratch/twelve.mbox" >/dev/null
@@ -442,6 +444,7 @@ test_vm_ctrl_c_leaves_nothing() {
 	if kill -0 "$pid" 2>/dev/null; then
 		echo "vm.sh still runs 20s after SIGINT; qemu: $(our_qemu)"
 		kill -- -"$pid"
+		# shellcheck disable=SC2046 # one word per pid
 		kill $(our_qemu) 2>/dev/null
 		return 1
 	fi
@@ -450,6 +453,7 @@ test_vm_ctrl_c_leaves_nothing() {
 	echo "vm.sh exit status after SIGINT: $rc"
 	if [[ -n $(our_qemu) ]]; then
 		echo "qemu left running after Ctrl-C: $(our_qemu)"
+		# shellcheck disable=SC2046 # one word per pid
 		kill $(our_qemu)
 		return 1
 	fi
