@@ -188,11 +188,14 @@ start_qemu vm -machine q35 "${accel[@]}" \
 	-device virtio-9p-pci,fsdev=root,mount_tag=root
 vm_pid=$qemu_pid
 # Stream both ports while QEMU runs: kernel messages to stderr, the command's output to stdout.
+# tail ends by itself once QEMU has exited and the files are read to their end.
+streams=()
 tail -n +1 -F --pid="$vm_pid" "$console" 2>/dev/null | sed -u 's/\r$//' >&2 &
-pids+=($!)
+streams+=($!)
 tail -n +1 -F --pid="$vm_pid" "$output" 2>/dev/null | sed -u 's/\r$//' |
 	grep --line-buffered -v '^lab-vm-exit-status: ' &
-pids+=($!)
+streams+=($!)
+pids+=("${streams[@]}")
 
 # Watch the time limit and the silence limit.
 size_of() {
@@ -217,6 +220,15 @@ while kill -0 "$vm_pid" 2>/dev/null; do
 done
 qemu_pid=$vm_pid
 stop_qemu
+# Let the streams print the last lines (tail polls once a second), then stop what is left.
+for ((i = 0; i < 50; i++)); do
+	alive=0
+	for pid in "${streams[@]}"; do
+		kill -0 "$pid" 2>/dev/null && alive=1
+	done
+	((alive)) || break
+	sleep 0.1
+done
 stop_all
 
 status=$(sed -n 's/^lab-vm-exit-status: \([0-9]*\).*/\1/p' "$output" | tail -n1)
