@@ -288,7 +288,7 @@ test_gates_fail_when_they_cannot_check() {
 	# checkout in the shared build worktree).
 	expect_fail 'make W=1 of .* at .* failed \(exit 2\)' bash -c '. "$1/gates.sh"
 		lock_build_src() { :; }; checkout_commit() { :; }
-		make() { echo "make: *** [planted] Error 2"; return 2; }
+		lab_make() { echo "make: *** [planted] Error 2"; return 2; }
 		no_new_warnings "$2" W=1' - "$S" "$c"
 	mkdir -p "$stub"
 	cp -a "$LAB_ROOT/scripts" "$LAB_ROOT/config" "$stub/"
@@ -300,6 +300,20 @@ test_gates_fail_when_they_cannot_check() {
 test_series_quality_gates() {
 	[[ -n $(patches) ]] || skip "no patches in $PATCHES"
 	"$S/gates.sh"
+}
+
+# The lab's builds run make as a top-level make even under `make check-debug`: with an inherited
+# MAKELEVEL, 6.1's selftests Makefile leaves OUTPUT empty and the in-tree test_progs build looks
+# for its files under / (a dry run of urandom_read shows the include path it would use).
+test_builds_run_make_at_top_level() {
+	local sel=$TREE/tools/testing/selftests/bpf out f
+	for f in kernel.sh bench-build.sh gates.sh tree.sh; do
+		! grep -nE '^[^#]*(^|[[:space:]$(])make -' "$S/$f" || { echo "$f runs make without lab_make"; return 1; }
+	done
+	out=$(MAKELEVEL=1 MAKEFLAGS=s bash -c '. "$1/lib.sh"; lab_make -n -C "$2" urandom_read' - "$S" "$sel" 2>&1 |
+		grep -m1 -- '-I') || true
+	echo "${out:0:300}"
+	grep -qF -- "-I$sel/tools/include" <<<"$out" || { echo "selftests make under MAKELEVEL=1 has OUTPUT empty"; return 1; }
 }
 
 # The kernel of HEAD (usually from the cache): what kernel.sh hands out must be that kernel, a

@@ -62,7 +62,7 @@ object_warnings() {
 	objs=$(sed 's/\.c$/.o/' <<<"$files")
 	log=$(mktemp)
 	# shellcheck disable=SC2086 # one word per object
-	make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$check" CHECK="$sparse" $objs >"$log" 2>&1 || rc=$?
+	lab_make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$check" CHECK="$sparse" $objs >"$log" 2>&1 || rc=$?
 	if ((rc)); then
 		echo "error: make $check of $(xargs <<<"$objs") at $(git -C "$TREE" log -1 --format=%h "$commit") failed (exit $rc):"
 		tail -n 10 "$log"

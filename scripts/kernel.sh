@@ -51,7 +51,7 @@ fi
 checkout_commit "$BUILD_SRC" "$commit"
 
 kmake() {
-	make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$@"
+	lab_make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$@"
 }
 
 check_fragment() {

@@ -49,6 +49,14 @@ need() {
 	done
 }
 
+# lab_make ARGS...: make of the kernel's or the selftests' Makefiles as a top-level make, also
+# when the lab itself runs under make (make check-debug): 6.1's selftests Makefile sets OUTPUT
+# only at MAKELEVEL 0, so an inherited MAKELEVEL=1 builds an in-tree test_progs with OUTPUT empty
+# (-I/tools/include, "no such file: liburandom_read.so", rsync of an empty list to /).
+lab_make() {
+	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES make "$@"
+}
+
 # Builds share one worktree ($BUILD_SRC): hold this lock from checkout to the end of the build.
 lock_build_src() {
 	[[ -z ${LAB_BUILD_LOCKED:-} ]] || return 0	# a parent holds it (children inherit fd 9)

@@ -17,7 +17,7 @@ patches_hash=$(series_hash)
 
 make_base_commit() {
 	local kver new=$TREE.new
-	kver=$(make -s -C "$BASE_DIR" kernelversion)
+	kver=$(lab_make -s -C "$BASE_DIR" kernelversion)
 	rm -rf "$new"
 	mkdir -p "$new"
 	git -C "$new" init -q -b main
