@@ -10,7 +10,12 @@ set -euo pipefail
 S=$LAB_ROOT/scripts
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/lab-check.XXXXXX")
 cleanup() {
-	git -C "$TREE" worktree remove --force "$scratch/tree" >/dev/null 2>&1 || true
+	local wt
+	# Every worktree a test made under $scratch, also those of a test that failed half-way.
+	for wt in $(git -C "$TREE" worktree list --porcelain 2>/dev/null | sed -n "s|^worktree \($scratch/.*\)|\1|p"); do
+		git -C "$TREE" worktree remove --force "$wt" >/dev/null 2>&1 || true
+	done
+	git -C "$TREE" worktree prune 2>/dev/null || true
 	rm -rf "$scratch"
 }
 trap cleanup EXIT
@@ -428,7 +433,7 @@ WRAPPER
 	chmod +x "$fake/qemu-system-x86_64"
 	for i in 1 2; do
 		out=$(env -u ACCEL LAB_QEMU="$fake/qemu-system-x86_64" LAB_KVM_DEV="$fake/kvm" LAB_KVM_PROBE_SECS=5 \
-			LAB_VM_RUNS="$fake/runs" "$S/vm.sh" -k "$(vm_kernel)" -t 120 -s 40 -- 'echo guest-ran; exit 0' 2>&1) ||
+			LAB_VM_RUNS="$fake/runs" LAB_KVM_VERDICTS="$fake/runs" "$S/vm.sh" -k "$(vm_kernel)" -t 120 -s 40 -- 'echo guest-ran; exit 0' 2>&1) ||
 			{ echo "$out"; echo "run $i failed"; return 1; }
 		echo "$out"
 		grep -qx guest-ran <<<"$out"
@@ -471,7 +476,7 @@ test_vm_ctrl_c_leaves_nothing() {
 		kill $(our_qemu)
 		return 1
 	fi
-	[[ -z $(ls -A "$runs") ]] || { echo "left behind: $(ls -A "$runs")"; return 1; }
+	[[ -z $(ls -A "$runs" | grep -v '^kvm-verdict\.') ]] || { echo "left behind: $(ls -A "$runs")"; return 1; }
 	((rc != 0))
 }
 

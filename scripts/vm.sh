@@ -112,7 +112,7 @@ kvm_probe_secs=${LAB_KVM_PROBE_SECS:-15}
 kvm_verdict_file() {
 	local boot_id
 	boot_id=$(cat /proc/sys/kernel/random/boot_id)
-	echo "$runs/kvm-verdict.$boot_id.$(echo "$(command -v "$qemu") $kvm_dev" | sha1sum | cut -c1-8)"
+	echo "${LAB_KVM_VERDICTS:-$LAB_CACHE/vm}/kvm-verdict.$boot_id.$(echo "$(command -v "$qemu") $kvm_dev" | sha1sum | cut -c1-8)"
 }
 kvm_probe() {
 	local i
@@ -140,6 +140,7 @@ kvm_usable() {
 	local file verdict
 	[[ -w $kvm_dev ]] || return 1
 	file=$(kvm_verdict_file)
+	mkdir -p "$(dirname "$file")"
 	if [[ ! -f $file ]]; then
 		verdict=$(kvm_probe)
 		echo "$verdict (probed $(date -u '+%F %T UTC'))" >"$file.tmp" && mv "$file.tmp" "$file"
