@@ -6,9 +6,15 @@ S := scripts
 
 # Knobs, passed to the scripts through the environment (make exports command-line variables):
 #   REV=<commit-ish of the tree>   CMD='<command for make vm>'   BENCHS='<names or families>'
-#   CPUS=2 MAXCPUS=<possible CPUs> MEM=2G TIMEOUT=600 ICOUNT=1 (deterministic clock)
+#   CPUS=2 MAXCPUS=<possible CPUs> MEM=2G TIMEOUT=<seconds: 600 for vm, 1200 for bench>
+#   SILENCE=300 ICOUNT=1 (deterministic clock) ACCEL=kvm|tcg (default: probe KVM)
+# scripts/lib.sh checks them all (check_knobs) before anything runs.
 REV ?= HEAD
 export REV BENCHS
+# CMD reaches the guest as written: $(value CMD), single-quoted for the shell, never expanded by
+# make (make vm CMD='echo $$HOME' prints the HOME of the guest), nor exported (which expands it).
+unexport CMD
+cmd_quoted = '$(subst ','\'',$(value CMD))'
 
 .PHONY: help deps base tree series kernel bench-build vm bench host-bench check compare scaling check-debug gates mbox
 
@@ -20,7 +26,7 @@ help:
 	@echo "make series       regenerate patches/ from the tree (git format-patch)"
 	@echo "make kernel       build the kernel of REV (default HEAD) in the cache"
 	@echo "make bench-build  build the selftests bench of REV"
-	@echo "make vm CMD='…'   boot the kernel of REV and run CMD in it (CPUS, MAXCPUS, MEM, TIMEOUT, ICOUNT)"
+	@echo "make vm CMD='…'   boot the kernel of REV and run CMD in it (CPUS, MAXCPUS, MEM, TIMEOUT, SILENCE, ICOUNT, ACCEL)"
 	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
 	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host)"
 	@echo "make deps         install the Debian packages the lab needs"
@@ -38,14 +44,15 @@ series:
 	@$(S)/series.sh
 
 kernel: tree
-	@$(S)/kernel.sh "$$(git -C "$$($(S)/lab-path.sh TREE)" rev-parse "$$REV")"
+	@$(S)/kernel.sh "$$REV"
 
 bench-build: tree
-	@$(S)/bench-build.sh "$$(git -C "$$($(S)/lab-path.sh TREE)" rev-parse "$$REV")"
+	@$(S)/bench-build.sh "$$REV"
 
+# A REV that is not a commit of the tree, or whose kernel does not build, stops here.
 vm: tree
-	@[ -n "$$CMD" ] || { echo "usage: make vm CMD='command'" >&2; exit 2; }
-	@$(S)/vm.sh -k "$$($(S)/kernel.sh "$$REV")" -- "$$CMD"
+	@[ -n $(cmd_quoted) ] || { echo "usage: make vm CMD='command'" >&2; exit 2; }
+	@kernel=$$($(S)/kernel.sh "$$REV") && $(S)/vm.sh -k "$$kernel" -- $(cmd_quoted)
 
 bench: tree
 	@$(S)/bench.sh
@@ -68,5 +75,5 @@ check-debug: tree
 gates: tree
 	@scripts/gates.sh
 
-mbox:
+mbox: tree
 	@scripts/mbox.sh

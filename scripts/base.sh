@@ -1,6 +1,7 @@
 #!/bin/bash
 # Install Debian's linux-source package at the pinned version and extract the pristine base into the cache.
-#   ALLOW_BASE_VERSION=1  accept whatever version apt serves (the tree then says which one it was).
+#   ALLOW_BASE_VERSION=1  accept the installed version (lib.sh then names the base after it, and the
+#                         tree's base commit says which one it was).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -9,16 +10,21 @@ installed_version() {
 		awk '$3 == "installed" { print $4 }'
 }
 
+# One run at a time on the base (apt, extraction); the lock goes with the script.
+mkdir -p "$LAB_CACHE"
+exec 7>"$LAB_CACHE/base.lock"
+if ! flock -n 7; then
+	note "waiting for another run on the base"
+	flock 7
+fi
+
 version=$(installed_version)
 if [[ -z $version ]]; then
-	note "installing $BASE_PACKAGE with apt"
-	apt-get install -y -qq "$BASE_PACKAGE" >/dev/null || die "apt-get install $BASE_PACKAGE failed"
+	"$LAB_ROOT/scripts/deps.sh"	# installs the pinned version, or says why it cannot
 	version=$(installed_version)
 fi
 if [[ $version != "$BASE_PACKAGE_VERSION" ]]; then
-	[[ ${ALLOW_BASE_VERSION:-0} == 1 ]] ||
-		die "$BASE_PACKAGE is $version, the series is based on $BASE_PACKAGE_VERSION (config/lab.conf); set ALLOW_BASE_VERSION=1 to use it anyway"
-	note "warning: using $BASE_PACKAGE $version instead of $BASE_PACKAGE_VERSION"
+	die "$BASE_PACKAGE $version is installed, the series is based on $BASE_PACKAGE_VERSION (config/lab.conf); ALLOW_BASE_VERSION=1 uses $version (make tree then names any patch that does not apply)"
 fi
 
 if [[ -f $BASE_DIR/.extracted ]]; then

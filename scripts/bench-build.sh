@@ -51,7 +51,7 @@ checkout_commit "$src" "$commit"
 mkdir -p "$obj"
 log=$LAB_CACHE/obj/selftests-${config}-build.log
 build() {
-	make -C "$selftests" -j"$JOBS" "${make_args[@]}" VMLINUX_BTF="$kernel/vmlinux" \
+	lab_make -C "$selftests" -j"$JOBS" "${make_args[@]}" VMLINUX_BTF="$kernel/vmlinux" \
 		"${targets[@]}" >"$log" 2>&1
 }
 if ! step "building ${targets[*]} at $(git -C "$TREE" log -1 --format='%h %s' "$commit") (log: $log)" build; then

@@ -11,12 +11,23 @@ on_host=0
 [[ ${1:-} == -H ]] && on_host=1
 start=$SECONDS
 "$LAB_ROOT/scripts/tree.sh"
-rev=$(git -C "$TREE" rev-parse "${REV:-HEAD}")
+rev=$(tree_commit "${REV:-HEAD}")
 bench_dir=$("$LAB_ROOT/scripts/bench-build.sh" "$rev")
 # shellcheck disable=SC2086 # BENCHS is a list of words
 if ((on_host)); then
-	step "running the host-safe benchmarks on the host kernel ($(uname -r))" \
-		"$LAB_ROOT/scripts/suite.sh" -b "$bench_dir" -w host ${BENCHS:-}
+	suite=("$LAB_ROOT/scripts/suite.sh" -b "$bench_dir" -w host)
+	# Tracepoint benchmarks look tracepoints up in tracefs. When the host has it mounted nowhere,
+	# mount it in a private mount namespace that only the suite sees; else skip them, saying why.
+	if [[ ! -e /sys/kernel/tracing/events && ! -e /sys/kernel/debug/tracing/events ]]; then
+		if unshare -m --propagation private mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null; then
+			note "tracefs is not mounted on the host: the suite runs in a private mount namespace with tracefs mounted there"
+			suite=(unshare -m --propagation private bash -c 'mount -t tracefs tracefs /sys/kernel/tracing && exec "$@"' - "${suite[@]}")
+		else
+			note "tracefs is not mounted and cannot be mounted in a private mount namespace: skipping $TRACEFS_BENCHS"
+			suite+=(-x "$TRACEFS_BENCHS")
+		fi
+	fi
+	step "running the host-safe benchmarks on the host kernel ($(uname -r))" "${suite[@]}" ${BENCHS:-}
 else
 	kernel=$("$LAB_ROOT/scripts/kernel.sh" "$rev")
 	step "running the benchmark suite in the VM (${CPUS:-2} CPUs, ${MAXCPUS:-${CPUS:-2}} possible$([[ ${ICOUNT:-0} == 1 ]] && echo ', icount clock'))" \

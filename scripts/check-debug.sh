@@ -7,9 +7,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 S=$LAB_ROOT/scripts
-rev=$(git -C "$TREE" rev-parse "${REV:-HEAD}")
 start=$SECONDS
 "$S/tree.sh"
+rev=$(tree_commit "${REV:-HEAD}")
 kernel=$("$S/kernel.sh" -c debug "$rev")
 bench_dir=$("$S/bench-build.sh" "$rev")
 tests_dir=$("$S/bench-build.sh" -c debug "$rev" test_progs test_maps)

@@ -4,7 +4,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 packages=(
-	"$BASE_PACKAGE"
 	build-essential bc bison flex cpio kmod libelf-dev libssl-dev dwarves	# kernel
 	clang llvm libcap-dev zlib1g-dev rsync					# selftests bench
 	qemu-system-x86 perl							# VM
@@ -13,11 +12,24 @@ packages=(
 	python3 python3-matplotlib python3-scipy jq				# compare
 )
 missing=()
-for p in "${packages[@]}"; do
+for p in "$BASE_PACKAGE" "${packages[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
 done
 ((${#missing[@]})) || exit 0
-note "installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq || die "apt-get update failed"
+# The base is pinned: config/lab.conf's version, which the series is based on. When the archive has
+# moved on (Debian keeps only the newest linux-source-6.1), stop and say so: the series may well
+# apply to the next 6.1.y, and ALLOW_BASE_VERSION=1 tries it (make tree names a patch that fails).
+if [[ ${missing[0]} == "$BASE_PACKAGE" ]]; then
+	served=$(apt-cache madison "$BASE_PACKAGE" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | xargs)
+	if [[ " $served " == *" $BASE_PACKAGE_VERSION "* ]]; then
+		missing[0]=$BASE_PACKAGE=$BASE_PACKAGE_VERSION
+	elif [[ ${ALLOW_BASE_VERSION:-0} == 1 && -n $served ]]; then
+		note "warning: apt serves $BASE_PACKAGE $served, not $BASE_PACKAGE_VERSION; installing ${served%% *} (ALLOW_BASE_VERSION=1)"
+	else
+		die "apt serves $BASE_PACKAGE ${served:-in no version}, not $BASE_PACKAGE_VERSION, the base of the series (config/lab.conf); ALLOW_BASE_VERSION=1 tries the served version (make tree then names any patch that does not apply)"
+	fi
+fi
+note "installing ${missing[*]}"
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || die "apt-get install failed: ${missing[*]}"

@@ -8,16 +8,12 @@
 # Prints one "ok|FAIL <patch>: <gate>" line per gate and exits non-zero if any failed.
 #   scripts/gates.sh [PATCH_NUMBER...]   (default: every patch)
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 S=$LAB_ROOT/scripts
-"$S/tree.sh" >/dev/null 2>&1 || "$S/tree.sh"
-mapfile -t patches < <(ls "$LAB_ROOT"/patches/[0-9][0-9][0-9][1-9]-*.patch 2>/dev/null)
-mapfile -t commits < <(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD")
-((${#patches[@]} == ${#commits[@]})) ||
-	die "the tree has ${#commits[@]} commits but patches/ has ${#patches[@]} patches: run make series or make tree"
 checkpatch=$BASE_DIR/scripts/checkpatch.pl
 obj=$LAB_CACHE/obj/bench
+sparse=${LAB_SPARSE:-sparse}
 failed=0
 
 gate() {
@@ -53,15 +49,28 @@ touched_c_files() {
 }
 
 # Warnings of one extra-check build (W=1 or C=2) of some kernel C files at a commit, with line
-# numbers dropped so that moved code compares equal.
+# numbers dropped so that moved code compares equal. Fails, with make's last lines, when the
+# checker is missing or make fails: an empty list must mean "no warning", never "not checked".
 object_warnings() {
-	local commit=$1 check=$2 files=$3 objs
+	local commit=$1 check=$2 files=$3 objs log rc=0
+	if [[ $check == C=* ]] && ! command -v "$sparse" >/dev/null; then
+		echo "error: $sparse not found: the sparse gate cannot run (run: make deps)"
+		return 1
+	fi
 	lock_build_src
 	checkout_commit "$BUILD_SRC" "$commit"
 	objs=$(sed 's/\.c$/.o/' <<<"$files")
+	log=$(mktemp)
 	# shellcheck disable=SC2086 # one word per object
-	make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$check" $objs 2>&1 |
-		grep -E 'warning:|error:' | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort -u || true
+	lab_make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$check" CHECK="$sparse" $objs >"$log" 2>&1 || rc=$?
+	if ((rc)); then
+		echo "error: make $check of $(xargs <<<"$objs") at $(git -C "$TREE" log -1 --format=%h "$commit") failed (exit $rc):"
+		tail -n 10 "$log"
+		rm -f "$log"
+		return 1
+	fi
+	{ grep -E 'warning:|error:' "$log" || true; } | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort -u
+	rm -f "$log"
 }
 
 # The same files built at the parent and at the commit: no warning may be new.
@@ -69,11 +78,22 @@ no_new_warnings() {
 	local commit=$1 check=$2 files before after
 	files=$(touched_c_files "$commit")
 	[[ -n $files ]] || { echo "no kernel C file touched"; return 0; }
-	before=$(object_warnings "$commit^" "$check" "$files")
-	after=$(object_warnings "$commit" "$check" "$files")
+	# Explicit returns: gate() runs this in an `if`, where errexit does not apply.
+	before=$(object_warnings "$commit^" "$check" "$files") || { echo "$before"; return 1; }
+	after=$(object_warnings "$commit" "$check" "$files") || { echo "$after"; return 1; }
 	echo "$after"
 	! comm -13 <(echo "$before") <(echo "$after") | grep .
 }
+
+# Sourced (by check.sh's tests): the functions only.
+[[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
+
+# tree.sh's own message, once, when it fails.
+"$S/tree.sh" >/dev/null
+mapfile -t patches < <(series_patches)
+mapfile -t commits < <(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD")
+((${#patches[@]} == ${#commits[@]})) ||
+	die "the tree has ${#commits[@]} commits but patches/ has ${#patches[@]} patches: run make series or make tree"
 
 selected=("$@")
 for i in "${!patches[@]}"; do

@@ -26,6 +26,10 @@ debug) fragments=("$LAB_ROOT/config/bench.config" "$LAB_ROOT/config/selftests.co
 esac
 
 commit=$(tree_commit "$1")
+# The build is of a commit: say so when the developer's edits in the tree are not in it.
+if [[ $commit == $(git -C "$TREE" rev-parse HEAD) && -n $(git -C "$TREE" status --porcelain -uno | head -n1) ]]; then
+	note "warning: $TREE has uncommitted changes; this builds the committed HEAD without them (commit them to build them)"
+fi
 config_hash=$(cat "${fragments[@]}" | sha1sum | cut -c1-12)
 # Keyed by the tree without tools/: commits that change only tools/ share one kernel.
 kernel_tree=$(git -C "$TREE" ls-tree "$commit" | grep -v $'\ttools$' | sha1sum | cut -c1-12)
@@ -47,7 +51,7 @@ fi
 checkout_commit "$BUILD_SRC" "$commit"
 
 kmake() {
-	make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$@"
+	lab_make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$@"
 }
 
 check_fragment() {

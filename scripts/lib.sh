@@ -6,13 +6,19 @@ LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$LAB_ROOT/config/lab.conf"
 
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpf-lab}
+# ALLOW_BASE_VERSION=1: the base is whatever version of the package is installed (base.sh).
+if [[ ${ALLOW_BASE_VERSION:-0} == 1 ]]; then
+	BASE_PACKAGE_VERSION=$(dpkg-query -W -f='${Version}' "$BASE_PACKAGE" 2>/dev/null || echo "$BASE_PACKAGE_VERSION")
+fi
 BASE_DIR=$LAB_CACHE/base/linux-$BASE_PACKAGE_VERSION	# pristine, extracted base
 TREE=${TREE:-$LAB_CACHE/linux}				# git tree: base commit + series
 BUILD_SRC=$LAB_CACHE/build-src				# worktree the kernels are built from
 KERNELS=$LAB_CACHE/kernels				# built kernels, one dir per variant
 RESULTS=$LAB_CACHE/results
 BASE_TAG=lab-base					# tag of the base commit in $TREE
+PATCHES=${LAB_PATCHES:-$LAB_ROOT/patches}		# the series: NNNN-*.patch, 0000 the cover letter
 JOBS=${JOBS:-$(nproc)}
+TRACEFS_BENCHS=trig-tp					# benchmarks of config/benchmarks that need tracefs
 
 die() {
 	echo "error: $*" >&2
@@ -43,6 +49,14 @@ need() {
 	done
 }
 
+# lab_make ARGS...: make of the kernel's or the selftests' Makefiles as a top-level make, also
+# when the lab itself runs under make (make check-debug): 6.1's selftests Makefile sets OUTPUT
+# only at MAKELEVEL 0, so an inherited MAKELEVEL=1 builds an in-tree test_progs with OUTPUT empty
+# (-I/tools/include, "no such file: liburandom_read.so", rsync of an empty list to /).
+lab_make() {
+	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES make "$@"
+}
+
 # Builds share one worktree ($BUILD_SRC): hold this lock from checkout to the end of the build.
 lock_build_src() {
 	[[ -z ${LAB_BUILD_LOCKED:-} ]] || return 0	# a parent holds it (children inherit fd 9)
@@ -53,6 +67,35 @@ lock_build_src() {
 		note "waiting for another build in $BUILD_SRC"
 		flock 9
 	fi
+}
+
+# lock_tree: hold a lock on $TREE (and, inside base.sh, on the base) until the script ends, so
+# that two runs on one cache never rebuild the same tree at once.
+lock_tree() {
+	[[ -z ${LAB_TREE_LOCKED:-} ]] || return 0	# a parent holds it (children inherit fd 8)
+	export LAB_TREE_LOCKED=1
+	mkdir -p "$(dirname "$TREE")"
+	exec 8>"$TREE.lock"
+	if ! flock -n 8; then
+		note "waiting for another run on $TREE"
+		flock 8
+	fi
+}
+
+# commit_key DIR COMMIT and patch_key PATCH: the same line for a commit and the patch it came from
+# (or that format-patch makes of it): git patch-id of the change, and a hash of the message.
+commit_key() {
+	local pid
+	pid=$(git -C "$1" show "$2" | git -C "$1" patch-id --stable | cut -c1-40)
+	echo "${pid:-empty} $(git -C "$1" log -1 --format=%B "$2" | git stripspace | sha1sum | cut -c1-40)"
+}
+patch_key() {
+	local tmp pid subject
+	tmp=$(mktemp -d)
+	pid=$(git -C "$TREE" patch-id --stable <"$1" | cut -c1-40)
+	subject=$(git mailinfo "$tmp/msg" "$tmp/patch" <"$1" | sed -n 's/^Subject: //p')
+	echo "${pid:-empty} $( (echo "$subject"; echo; cat "$tmp/msg") | git stripspace | sha1sum | cut -c1-40)"
+	rm -rf "$tmp"
 }
 
 # registry_select WHERE [NAME_OR_FAMILY...]: the entries of config/benchmarks that can run WHERE
@@ -98,3 +141,107 @@ checkout_commit() {
 	fi
 	git -C "$dir" checkout -q -f --detach "$commit"
 }
+
+# series_patches [DIR]: the series' patches in DIR (default $PATCHES), in order, one path a line:
+# every NNNN-*.patch except the cover letter, 0000-cover-letter.patch. The one definition of
+# "the series' patches"; every script that needs them asks here.
+series_patches() {
+	local dir=${1:-$PATCHES} f
+	for f in "$dir"/[0-9][0-9][0-9][0-9]-*.patch; do
+		[[ -e $f && ${f##*/} != 0000-* ]] && echo "$f"
+	done
+	return 0
+}
+
+# series_hash: what the tree's stamp records of patches/ (and the base version it applies to).
+series_hash() {
+	local patches
+	mapfile -t patches < <(series_patches)
+	(echo "$BASE_PACKAGE_VERSION"; cat "${patches[@]}" /dev/null) | sha1sum | cut -c1-40
+}
+
+# scratch_worktree_of TREE DIR PATCH...: a detached worktree of TREE's base commit in DIR that checks
+# out only the files the patches touch (git am needs nothing else), which takes a second instead of
+# a full 75,000-file checkout. Remove it with: git -C TREE worktree remove --force DIR
+scratch_worktree_of() {
+	local tree=$1 dir=$2 files
+	shift 2
+	git -C "$tree" worktree add -q --no-checkout --detach "$dir" "$BASE_TAG"
+	git -C "$dir" read-tree HEAD
+	# The files the patches change that the base has (a patch may change a file an earlier one adds).
+	files=$(sed -n 's|^--- a/||p' "$@" /dev/null | sort -u)
+	# shellcheck disable=SC2086 # one word per file
+	[[ -z $files ]] || files=$(git -C "$dir" ls-files -- $files)
+	if [[ -n $files ]]; then
+		# shellcheck disable=SC2086 # one word per file
+		git -C "$dir" checkout HEAD -- $files
+	fi
+}
+
+# series_cc PATCH...: the Cc lines of the cover letter, from get_maintainer.pl of the pristine base
+# (MAINTAINERS is not part of the series), sorted, as get_maintainer's order varies.
+series_cc() {
+	(($#)) || return 0
+	(cd "$BASE_DIR" && perl scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback "$@") |
+		sort -u | sed 's/^/Cc: /'
+}
+
+# fill_cover_letter FILE TEXT CC_FILE: in the first message of FILE (a cover letter from git
+# format-patch --cover-letter, alone or at the head of a --stdout mbox), put the subject and text
+# of TEXT (first line: subject) and the Cc lines of CC_FILE in place of git's placeholders, and
+# fix its date so that the output does not depend on when it was made. The rest of FILE is kept
+# byte for byte.
+fill_cover_letter() {
+	python3 - "$@" <<'PY'
+import re, sys
+path, text, cc = sys.argv[1], open(sys.argv[2]).read().rstrip("\n"), open(sys.argv[3]).read().rstrip("\n")
+subject, _, blurb = text.partition("\n")
+blurb = blurb.strip("\n") + ("\n\n" + cc if cc else "")
+s = open(path).read()
+# The first message ends where the second one's "From <id> Mon Sep 17 00:00:00 2001" starts.
+m = re.compile(r"^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001$", re.M)
+starts = [x.start() for x in m.finditer(s)]
+end = starts[1] if len(starts) > 1 else len(s)
+first, rest = s[:end], s[end:]
+if "*** SUBJECT HERE ***" not in first or "*** BLURB HERE ***" not in first:
+    sys.exit("error: %s: no cover letter placeholders in the first message" % path)
+first = first.replace("*** SUBJECT HERE ***", subject.strip(), 1)
+first = first.replace("*** BLURB HERE ***", blurb, 1)
+first = re.sub(r"^Date: .*$", "Date: Thu, 1 Jan 2026 00:00:00 +0000", first, count=1, flags=re.M)
+open(path, "w").write(first + rest)
+PY
+}
+
+# check_knobs: every knob the user can set (README, make help) that is set must have an allowed
+# value; checked when any script starts, so before anything is built. One line names the knob
+# and what it allows.
+check_knobs() {
+	local v unknown max=255 min_cpus=${CPUS:-2}
+	[[ ${ACCEL:-} == kvm ]] && max=1024
+	knob_bad() { die "$1=${!1}: $2"; }
+	[[ -z ${ACCEL:-} || $ACCEL == kvm || $ACCEL == tcg ]] || knob_bad ACCEL "expected kvm, tcg or unset (probe)"
+	[[ -z ${ICOUNT:-} || $ICOUNT == 0 || $ICOUNT == 1 ]] || knob_bad ICOUNT "expected 0 or 1"
+	[[ -z ${CPUS:-} || ($CPUS =~ ^[1-9][0-9]*$ && CPUS -le 255) ]] || knob_bad CPUS "expected online CPUs, 1 to 255"
+	[[ ${ICOUNT:-0} == 0 || -z ${CPUS:-} || $CPUS == 1 ]] ||
+		knob_bad CPUS "ICOUNT=1 runs one online CPU: expected 1 or unset"
+	[[ ${ICOUNT:-0} == 1 ]] && min_cpus=1
+	if [[ -n ${MAXCPUS:-} ]]; then
+		[[ $MAXCPUS =~ ^[1-9][0-9]*$ && $MAXCPUS -le $max && $MAXCPUS -ge $min_cpus ]] ||
+			knob_bad MAXCPUS "expected possible CPUs, $min_cpus (the online CPUs) to $max$([[ $max == 255 ]] && echo ' (more only with ACCEL=kvm: TCG has no x2APIC)')"
+	fi
+	for v in ${POSSIBLE:-}; do
+		[[ $v =~ ^[1-9][0-9]*$ && $v -le $max && $v -ge ${CPUS:-2} ]] ||
+			knob_bad POSSIBLE "'$v': expected possible CPU counts, ${CPUS:-2} (the online CPUs) to $max"
+	done
+	[[ -z ${TIMEOUT:-} || $TIMEOUT =~ ^[1-9][0-9]*$ ]] || knob_bad TIMEOUT "expected a positive number of seconds"
+	[[ -z ${SILENCE:-} || $SILENCE =~ ^[1-9][0-9]*$ ]] || knob_bad SILENCE "expected a positive number of seconds"
+	[[ -z ${MEM:-} || $MEM =~ ^[1-9][0-9]*[MG]$ ]] || knob_bad MEM "expected a size like 512M or 2G"
+	if [[ -n ${BENCHS:-} ]]; then
+		# shellcheck disable=SC2086 # a list of words
+		unknown=$(registry_unknown $BENCHS | xargs)
+		[[ -z $unknown ]] ||
+			knob_bad BENCHS "unknown '$unknown'; expected names or families of config/benchmarks: $(awk '$1 !~ /^#/ && NF { f[$1] } END { for (k in f) printf "%s ", k }' "$LAB_ROOT/config/benchmarks")or their names"
+	fi
+	unset -f knob_bad
+}
+check_knobs

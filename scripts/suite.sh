@@ -1,7 +1,8 @@
 #!/bin/bash
 # Run benchmarks from config/benchmarks with a built `bench`, one after the other, and print a summary.
 # Runs wherever it is started: inside the lab VM (make bench) or on the host (make host-bench).
-#   scripts/suite.sh -b BENCH_DIR -w vm|host [-d SECONDS] [-W SECONDS] [NAME_OR_FAMILY...]
+#   scripts/suite.sh -b BENCH_DIR -w vm|host [-d SECONDS] [-W SECONDS] [-x 'NAME...'] [NAME_OR_FAMILY...]
+#   -x  skip these benchmarks (reported as skipped, not failed)
 # Each result is also printed as a machine-readable line:
 #   lab-result: NAME FAMILY MEAN STDDEV UNIT
 # and, for a benchmark that reports the memory it holds (htab-mem), one more:
@@ -9,13 +10,14 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-bench_dir='' where=vm duration=${DURATION:-3} warmup=${WARMUP:-1}
-while getopts b:w:d:W: opt; do
+bench_dir='' where=vm duration=${DURATION:-3} warmup=${WARMUP:-1} skip=''
+while getopts b:w:d:W:x: opt; do
 	case $opt in
 	b) bench_dir=$OPTARG ;;
 	w) where=$OPTARG ;;
 	d) duration=$OPTARG ;;
 	W) warmup=$OPTARG ;;
+	x) skip+=" $OPTARG" ;;
 	*) die "usage: suite.sh -b BENCH_DIR -w vm|host [-d SECONDS] [-W SECONDS] [NAME_OR_FAMILY...]" ;;
 	esac
 done
@@ -31,6 +33,10 @@ failed=0
 summary=()
 for line in "${selected[@]}"; do
 	read -r family name args <<<"$line"
+	if [[ " $skip " == *" $name "* ]]; then
+		summary+=("$(printf '%-28s skipped' "$name")")
+		continue
+	fi
 	note "$name: ./bench -w$warmup -d$duration $args"
 	# shellcheck disable=SC2086 # the registry's arguments are words
 	if ! out=$(./bench -w"$warmup" -d"$duration" $args 2>&1); then

@@ -1,49 +1,97 @@
 #!/bin/bash
 # Materialize the kernel git tree: one commit for the pristine base, then patches/*.patch with git am.
-# The tree is reused while patches/ is unchanged, and rebuilt from the base commit when it changed.
-#   FORCE=1  rebuild even if the tree has commits that are not in patches/ (they are lost).
+# The tree is reused while patches/ is unchanged, and rebuilt from the base commit when it changed
+# (or when the last git am failed). It never loses work silently: when the rebuild would drop
+# uncommitted changes or commits that are not in patches/, it refuses, names them, and says the
+# command that keeps them.
+#   FORCE=1  rebuild anyway (the uncommitted changes and extra commits are lost).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+lock_tree
 "$LAB_ROOT/scripts/base.sh"
 
-stamp_file=$TREE/.git/lab-stamp	# "<hash of patches/> <HEAD after applying them>"
-patches=("$LAB_ROOT"/patches/[0-9][0-9][0-9][1-9]-*.patch)
-[[ -e ${patches[0]} ]] || patches=()
-patches_hash=$( (echo "$BASE_PACKAGE_VERSION"; cat "${patches[@]}" /dev/null) | sha1sum | cut -c1-40)
+stamp_file=$TREE/.git/lab-stamp	# "<hash of patches/> <HEAD after applying them, or 'applying'>"
+mapfile -t patches < <(series_patches)
+patches_hash=$(series_hash)
 
 make_base_commit() {
-	local kver
-	kver=$(make -s -C "$BASE_DIR" kernelversion)
-	rm -rf "$TREE"
-	mkdir -p "$TREE"
-	git -C "$TREE" init -q -b main
-	cp -a "$BASE_DIR/." "$TREE/"
-	rm -f "$TREE/.extracted"
-	git -C "$TREE" add -A -f .
+	local kver new=$TREE.new
+	kver=$(lab_make -s -C "$BASE_DIR" kernelversion)
+	rm -rf "$new"
+	mkdir -p "$new"
+	git -C "$new" init -q -b main
+	cp -a "$BASE_DIR/." "$new/"
+	rm -f "$new/.extracted"
+	git -C "$new" add -A -f .
 	# Fixed dates: the base commit id then depends only on the content and the identity.
 	GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' GIT_COMMITTER_DATE='2000-01-01T00:00:00Z' \
-		git -C "$TREE" commit -q -m "Linux $kver (Debian $BASE_PACKAGE $(cat "$BASE_DIR/.extracted"))"
-	git -C "$TREE" tag -f "$BASE_TAG" >/dev/null
+		git -C "$new" commit -q -m "Linux $kver (Debian $BASE_PACKAGE $(cat "$BASE_DIR/.extracted"))"
+	git -C "$new" tag -f "$BASE_TAG" >/dev/null
+	echo "none $(git -C "$new" rev-parse HEAD)" >"$new/.git/lab-stamp"
+	rmdir "$TREE" 2>/dev/null || true
+	mv "$new" "$TREE"
 }
 
-if [[ -f $stamp_file ]]; then
+# What a rebuild would lose, as the lines of a refusal; nothing when nothing would be lost.
+would_lose() {
+	local changes kept extra c since
+	if [[ -d $TREE/.git/rebase-apply ]]; then
+		echo "a git am or rebase is in progress; finish it (git -C $TREE am --continue) or drop it (git -C $TREE am --abort)"
+		return
+	fi
+	changes=$(git -C "$TREE" status --porcelain --ignored --untracked-files=all | head -n 10)
+	if [[ -n $changes ]]; then
+		echo "uncommitted changes that the rebuild would delete:"
+		sed 's/^/    /' <<<"$changes"
+		echo "keep them with: git -C $TREE stash push --all   (then make tree; git -C $TREE stash pop)"
+		return
+	fi
+	# The developer's commits: those tree.sh did not make (not behind the stamp's HEAD) and that
+	# patches/ does not have either.
+	since=("$BASE_TAG..HEAD")
+	git -C "$TREE" rev-parse -q --verify "$old_head^{commit}" >/dev/null && since+=("^$old_head")
+	kept=$(for p in "${patches[@]}"; do patch_key "$p"; done)
+	for c in $(git -C "$TREE" rev-list --reverse "${since[@]}"); do
+		grep -qxF "$(commit_key "$TREE" "$c")" <<<"$kept" ||
+			extra+="    $(git -C "$TREE" log -1 --format='%h %s' "$c")"$'\n'
+	done
+	if [[ -n ${extra:-} ]]; then
+		echo "commits that are not in patches/ (the rebuild would drop them):"
+		printf '%s' "$extra"
+		echo "keep them with: make series   (writes the tree's commits to patches/; or set them aside: git -C $TREE branch saved HEAD)"
+	fi
+}
+
+if [[ ! -f $stamp_file ]]; then
+	# Only a tree this script made is rebuilt: anything else at $TREE is left alone.
+	if [[ -e $TREE ]] && [[ -n $(ls -A "$TREE") ]]; then
+		die "$TREE exists but was not made by tree.sh (no .git/lab-stamp): move it away, or set TREE to another path"
+	fi
+	step "creating the base commit in $TREE" make_base_commit
+else
 	read -r old_hash old_head <"$stamp_file"
-	if [[ $old_hash == "$patches_hash" ]]; then
+	if [[ $old_hash == "$patches_hash" && $old_head != applying ]]; then
 		note "tree $TREE is up to date with patches/"
 		exit 0
 	fi
-	head=$(git -C "$TREE" rev-parse HEAD)
-	if [[ $head != "$old_head" && ${FORCE:-0} != 1 ]]; then
-		die "patches/ changed, and the tree has commits not in patches/; run 'make series' to keep them or FORCE=1 to drop them"
+	if [[ ${FORCE:-0} != 1 ]]; then
+		lost=$(would_lose)
+		if [[ -n $lost ]]; then
+			echo "error: patches/ changed and make tree would rebuild $TREE from the base, but:" >&2
+			echo "$lost" >&2
+			echo "(FORCE=1 make tree rebuilds anyway and loses them)" >&2
+			exit 1
+		fi
 	fi
 	git -C "$TREE" am --abort >/dev/null 2>&1 || true
 	git -C "$TREE" checkout -q -f -B main "$BASE_TAG"
 	git -C "$TREE" clean -q -fdx
-else
-	step "creating the base commit in $TREE" make_base_commit
 fi
 
+# While git am runs, the stamp says so: a failed am leaves commits that are all in patches/, and
+# the next run rebuilds without asking.
+echo "$patches_hash applying" >"$stamp_file"
 step "applying ${#patches[@]} patch(es) with git am" "$LAB_ROOT/scripts/apply-series.sh" "$TREE" "${patches[@]}"
 echo "$patches_hash $(git -C "$TREE" rev-parse HEAD)" >"$stamp_file"
 git -C "$TREE" log --oneline -n $((${#patches[@]} + 1)) >&2

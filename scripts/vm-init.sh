@@ -42,14 +42,19 @@ show_host_path() {
 # The kernel hands unknown name=value parameters to init as environment variables.
 run_dir=${lab_run:?lab_run= missing from the kernel command line}
 show_host_path "${run_dir%/vm/*}"	# the lab cache: kernels, bench builds, this run's files
+show_host_path "$run_dir"		# when it lies elsewhere (LAB_VM_RUNS)
 show_host_path "$lab_root"
 show_host_path "$(cat "$run_dir/cwd")"
 # The host's HOME, so that ~ means the same in the guest (read-only there).
 export HOME=$(cat "$run_dir/home")
 cd "$(cat "$run_dir/cwd")" 2>/dev/null || cd /tmp
-bash "$run_dir/cmd" </dev/null
+# The command's output goes to the second serial port, apart from the kernel's messages on the
+# console (ttyS0), so that vm.sh looks for crashes in kernel messages only.
+out=/dev/ttyS1
+stty -F "$out" raw -echo 2>/dev/null
+bash "$run_dir/cmd" </dev/null >"$out" 2>&1
 status=$?
-echo "lab-vm-exit-status: $status"
+echo "lab-vm-exit-status: $status" >"$out"
 
 # LINUX_REBOOT_CMD_POWER_OFF; with -no-reboot QEMU also exits if only a restart works.
 perl -e 'syscall(169, 0xfee1dead, 672274793, 0x4321fedc); syscall(169, 0xfee1dead, 672274793, 0x01234567)'

@@ -1,30 +1,37 @@
 #!/bin/bash
-# Boot a lab kernel in QEMU (KVM where it works, else TCG), run one command in it as root, stream its output, exit with its status.
+# Boot a lab kernel in QEMU (KVM where a guest really boots under it, else TCG), run one command in
+# it as root, stream its output, exit with its status.
 #   scripts/vm.sh [options] [--] command...
 #     -k DIR|bzImage  kernel to boot (default: the tree's HEAD, built if needed)
 #     -c N            online CPUs (default 2)
 #     -p N            possible CPUs, QEMU's maxcpus (default: same as -c)
 #     -m SIZE         memory (default 2G)
 #     -t SECONDS      time limit for the whole VM (default 600)
+#     -s SECONDS      a guest silent this long (no console, no command output) hangs (default 300)
 #     -i              deterministic clock: -icount shift=0,sleep=off, one online CPU
+# The command's output goes to stdout (the guest's second serial port); the kernel's messages go to
+# stderr (the console, first serial port); a crash is looked for in the kernel's messages only.
 # The host's root is shared read-only over 9p, the way virtme-ng does it, so every host path works
-# in the guest; /tmp and /run are fresh tmpfs mounts there.
+# in the guest; /tmp and /run are fresh tmpfs mounts there. Ctrl-C stops QEMU and removes the run
+# directory. ACCEL=tcg or ACCEL=kvm skips the KVM probe.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '2,11s/^# \{0,1\}//p' "$0"
+	sed -n '4,13s/^# \{0,1\}//p' "$0"
 	exit "${1:-0}"
 }
 
-kernel='' cpus=${CPUS:-} maxcpus=${MAXCPUS:-} mem=${MEM:-2G} timeout=${TIMEOUT:-600} icount=${ICOUNT:-0}
-while getopts k:c:p:m:t:ih opt; do
+kernel='' kernel_set=0 cpus=${CPUS:-} maxcpus=${MAXCPUS:-} mem=${MEM:-2G} timeout=${TIMEOUT:-600}
+icount=${ICOUNT:-0} silence=${SILENCE:-300}
+while getopts k:c:p:m:t:s:ih opt; do
 	case $opt in
-	k) kernel=$OPTARG ;;
+	k) kernel=$OPTARG kernel_set=1 ;;
 	c) cpus=$OPTARG ;;
 	p) maxcpus=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	t) timeout=$OPTARG ;;
+	s) silence=$OPTARG ;;
 	i) icount=1 ;;
 	h) usage ;;
 	*) usage 2 >&2 ;;
@@ -32,6 +39,7 @@ while getopts k:c:p:m:t:ih opt; do
 done
 shift $((OPTIND - 1))
 (($# > 0)) || die "no command given (usage: vm.sh [options] -- command...)"
+((kernel_set == 0)) || [[ -n $kernel ]] || die "-k: empty kernel path (did the kernel lookup or build fail?)"
 # QEMU 7.2 hangs bringing up secondary CPUs under -icount, so the deterministic clock runs on one
 # online CPU (possible CPUs can still be many).
 if ((icount)); then
@@ -43,7 +51,9 @@ maxcpus=${maxcpus:-$cpus}
 [[ $cpus =~ ^[1-9][0-9]*$ && $maxcpus =~ ^[1-9][0-9]*$ ]] || die "CPU counts must be positive integers"
 ((maxcpus >= cpus)) || die "possible CPUs ($maxcpus) must be at least the online CPUs ($cpus)"
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || die "timeout must be a positive number of seconds"
-need qemu-system-x86_64 perl
+[[ $silence =~ ^[1-9][0-9]*$ ]] || die "silence limit must be a positive number of seconds"
+qemu=${LAB_QEMU:-qemu-system-x86_64}
+need "$qemu" perl
 
 if [[ -z $kernel ]]; then
 	kernel=$("$LAB_ROOT/scripts/kernel.sh" "$(git -C "$TREE" rev-parse HEAD)")
@@ -51,58 +61,197 @@ fi
 [[ -d $kernel ]] && kernel=$kernel/bzImage
 [[ -f $kernel ]] || die "kernel '$kernel' not found"
 
-# /dev/kvm can exist and still be unusable (nested virtualization that refuses the host CPU's MSRs):
-# a usable KVM keeps a stopped VM (-S) alive until the timeout kills it.
-kvm_works() {
-	local rc
-	[[ -w /dev/kvm ]] || return 1
-	rc=$(timeout 2 qemu-system-x86_64 -accel kvm -cpu host -machine q35 -m 64 -S \
-		-display none -monitor none -serial none >/dev/null 2>&1; echo $?) 2>/dev/null
-	((rc == 124))
+runs=${LAB_VM_RUNS:-$LAB_CACHE/vm}	# parent of the per-run directories
+mkdir -p "$runs"
+run_dir=$(mktemp -d "$runs/run.XXXXXX")
+pids=()
+# Stop whatever this run started (QEMU, the output streams), then remove the run directory.
+stop_all() {
+	local pid
+	for pid in "${pids[@]}"; do
+		kill "$pid" 2>/dev/null || true
+	done
+	for pid in "${pids[@]}"; do
+		wait "$pid" 2>/dev/null || true
+	done
+	pids=()
+}
+trap 'stop_all; rm -rf "$run_dir"' EXIT
+# Background jobs of a script ignore SIGINT: QEMU never sees the terminal's Ctrl-C, this trap
+# stops it. 130/143: the shell's status for death by SIGINT/SIGTERM.
+trap 'note "interrupted: stopping the VM"; exit 130' INT
+trap 'exit 143' TERM HUP
+
+# start_qemu NAME QEMU_ARGS...: QEMU in the background, its own output to $run_dir/NAME.qemu.
+start_qemu() {
+	local name=$1
+	shift
+	"$qemu" "$@" </dev/null >"$run_dir/$name.qemu" 2>&1 &
+	qemu_pid=$!
+	pids+=("$qemu_pid")
 }
 
-if ((!icount)) && [[ ${ACCEL:-} != tcg ]] && kvm_works; then
+# stop_qemu: TERM, then KILL if QEMU is still there 5 s later; sets qemu_rc.
+stop_qemu() {
+	local i
+	kill "$qemu_pid" 2>/dev/null || true
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$qemu_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -9 "$qemu_pid" 2>/dev/null || true
+	qemu_rc=0
+	wait "$qemu_pid" 2>/dev/null || qemu_rc=$?
+}
+
+# KVM is used only when the lab's kernel really boots under it: /dev/kvm can exist and accept a
+# stopped VM while a real guest never gets past the firmware. The probe boots the kernel to its
+# first console line within a short deadline; the verdict holds until the machine reboots.
+kvm_dev=${LAB_KVM_DEV:-/dev/kvm}
+kvm_probe_secs=${LAB_KVM_PROBE_SECS:-15}
+kvm_verdict_file() {
+	local boot_id
+	boot_id=$(cat /proc/sys/kernel/random/boot_id)
+	echo "${LAB_KVM_VERDICTS:-$LAB_CACHE/vm}/kvm-verdict.$boot_id.$(echo "$(command -v "$qemu") $kvm_dev" | sha1sum | cut -c1-8)"
+}
+kvm_probe() {
+	local i
+	start_qemu probe -machine q35 -accel kvm -cpu host -smp 1 -m 256 -nodefaults -no-user-config \
+		-bios /usr/share/qemu/qboot.rom -no-reboot -display none -monitor none \
+		-serial "file:$run_dir/probe.console" -kernel "$kernel" \
+		-append "console=ttyS0 earlyprintk=serial,ttyS0 loglevel=8 panic=-1"
+	for ((i = 0; i < kvm_probe_secs * 10; i++)); do
+		[[ -s $run_dir/probe.console ]] && break
+		kill -0 "$qemu_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if [[ -s $run_dir/probe.console ]]; then
+		stop_qemu
+		echo works
+	elif ! kill -0 "$qemu_pid" 2>/dev/null; then
+		stop_qemu
+		echo "fails: QEMU -accel kvm exited with status $qemu_rc: $(tail -n1 "$run_dir/probe.qemu")"
+	else
+		stop_qemu
+		echo "hangs: the lab kernel printed nothing on the console within ${kvm_probe_secs}s under KVM"
+	fi
+}
+kvm_usable() {
+	local file verdict
+	[[ -w $kvm_dev ]] || return 1
+	file=$(kvm_verdict_file)
+	mkdir -p "$(dirname "$file")"
+	if [[ ! -f $file ]]; then
+		verdict=$(kvm_probe)
+		echo "$verdict (probed $(date -u '+%F %T UTC'))" >"$file.tmp" && mv "$file.tmp" "$file"
+	fi
+	verdict=$(cat "$file")
+	[[ $verdict == works* ]] && return 0
+	note "KVM $verdict; using TCG (verdict kept until reboot in $file)"
+	return 1
+}
+
+case ${ACCEL:-} in
+kvm) use_kvm=1 ;;
+tcg) use_kvm=0 ;;
+'') use_kvm=0; ((icount)) || ! kvm_usable || use_kvm=1 ;;
+*) die "ACCEL=${ACCEL}: expected kvm, tcg or nothing (probe)" ;;
+esac
+if ((use_kvm)); then
 	accel=(-accel kvm -cpu host)
 elif ((maxcpus > 255)); then
 	# APIC IDs above 254 need x2APIC, which QEMU 7.2 emulates only with KVM.
-	die "TCG supports at most 255 possible CPUs (QEMU $(qemu-system-x86_64 --version | awk 'NR==1 { print $4 }') has no x2APIC emulation)"
+	die "TCG supports at most 255 possible CPUs (QEMU $("$qemu" --version | awk 'NR==1 { print $4 }') has no x2APIC emulation)"
 elif ((icount)); then
 	accel=(-accel tcg,thread=single -icount shift=0,sleep=off -cpu max)
 else
 	accel=(-accel tcg,thread=multi -cpu max)
 fi
 
-mkdir -p "$LAB_CACHE/vm"
-run_dir=$(mktemp -d "$LAB_CACHE/vm/run.XXXXXX")
-trap 'rm -rf "$run_dir"' EXIT
 printf '%s\n' "$*" >"$run_dir/cmd"
 pwd >"$run_dir/cwd"
 echo "$HOME" >"$run_dir/home"
-log=$run_dir/console.log
+console=$run_dir/console.log	# ttyS0: the kernel's messages
+output=$run_dir/output.log	# ttyS1: the command's output and exit status
+: >"$console"
+: >"$output"
 
 append="console=ttyS0 loglevel=5 panic=-1 trace_clock=global oops=panic root=/dev/root rootfstype=9p ro
 	rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=524288
 	init=$LAB_ROOT/scripts/vm-init.sh lab_run=$run_dir"
-set +e
-timeout -k 5 "$timeout" qemu-system-x86_64 -machine q35 "${accel[@]}" \
-	-smp "$cpus,maxcpus=$maxcpus" -m "$mem" -nodefaults -no-user-config -bios /usr/share/qemu/qboot.rom -no-reboot -nographic -monitor none -serial stdio \
+# shellcheck disable=SC2046,SC2116 # one line of words
+start_qemu vm -machine q35 "${accel[@]}" \
+	-smp "$cpus,maxcpus=$maxcpus" -m "$mem" -nodefaults -no-user-config -bios /usr/share/qemu/qboot.rom \
+	-no-reboot -display none -monitor none \
+	-serial "file:$console" -serial "file:$output" \
 	-kernel "$kernel" -append "$(echo $append)" \
 	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap \
-	-device virtio-9p-pci,fsdev=root,mount_tag=root </dev/null 2>&1 |
-	sed -u 's/\r$//' | tee "$log" | grep --line-buffered -v '^lab-vm-exit-status: '
-qemu_rc=${PIPESTATUS[0]}
-set -e
+	-device virtio-9p-pci,fsdev=root,mount_tag=root
+vm_pid=$qemu_pid
+# Stream both ports while QEMU runs: kernel messages to stderr, the command's output to stdout.
+# tail ends by itself once QEMU has exited and the files are read to their end.
+streams=()
+tail -n +1 -F --pid="$vm_pid" "$console" 2>/dev/null | sed -u 's/\r$//' >&2 &
+streams+=($!)
+tail -n +1 -F --pid="$vm_pid" "$output" 2>/dev/null | sed -u 's/\r$//' |
+	grep --line-buffered -v '^lab-vm-exit-status: ' &
+streams+=($!)
+pids+=("${streams[@]}")
 
-status=$(sed -n 's/^lab-vm-exit-status: \([0-9]*\).*/\1/p' "$log" | tail -n1)
-if grep -qE 'Kernel panic|BUG:|Oops:' "$log"; then
+# Watch the time limit and the silence limit.
+size_of() {
+	local s
+	s=$(stat -c %s "$@" | paste -sd+)
+	echo $((s))
+}
+start=$SECONDS last_size=0 last_change=$SECONDS why=''
+while kill -0 "$vm_pid" 2>/dev/null; do
+	size=$(size_of "$console" "$output")
+	if ((size != last_size)); then
+		last_size=$size last_change=$SECONDS
+	elif ((SECONDS - last_change >= silence)); then
+		why="VM hangs: no output from the guest for ${silence}s"
+		break
+	fi
+	if ((SECONDS - start >= timeout)); then
+		why="VM timed out after ${timeout}s"
+		break
+	fi
+	sleep 1
+done
+qemu_pid=$vm_pid
+stop_qemu
+# Let the streams print the last lines (tail polls once a second), then stop what is left.
+for ((i = 0; i < 50; i++)); do
+	alive=0
+	for pid in "${streams[@]}"; do
+		kill -0 "$pid" 2>/dev/null && alive=1
+	done
+	((alive)) || break
+	sleep 0.1
+done
+stop_all
+
+status=$(sed -n 's/^lab-vm-exit-status: \([0-9]*\).*/\1/p' "$output" | tail -n1)
+last_lines() {
 	echo "---- last console lines ----" >&2
-	tail -n 25 "$log" >&2
+	tail -n "$1" "$console" | sed 's/\r$//' >&2
+	if grep -qv '^lab-vm-exit-status: ' "$output"; then
+		echo "---- last lines of the command's output ----" >&2
+		{ grep -v '^lab-vm-exit-status: ' "$output" || true; } | tail -n 5 | sed 's/\r$//' >&2
+	fi
+}
+if grep -qE 'Kernel panic|BUG:|Oops:' "$console"; then
+	last_lines 25
 	die "the kernel crashed (see above)"
 fi
+if [[ -n $why ]]; then
+	last_lines 15
+	die "$why"
+fi
 if [[ -z $status ]]; then
-	echo "---- last console lines ----" >&2
-	tail -n 15 "$log" >&2
-	((qemu_rc == 124 || qemu_rc == 137)) && die "VM timed out after ${timeout}s"
+	last_lines 15
+	[[ ! -s $run_dir/vm.qemu ]] || sed 's/^/qemu: /' "$run_dir/vm.qemu" >&2
 	die "VM ended without reporting the command's exit status (qemu exit code $qemu_rc)"
 fi
 exit "$status"

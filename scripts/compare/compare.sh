@@ -76,14 +76,16 @@ csv=$out/trials.csv
 echo "clock,variant,trial,possible_cpus,family,benchmark,value,unit" >"$csv"
 failed=0
 for clock in $clocks; do
+	vm_env=()
 	vm_opts=()
-	[[ $clock == icount ]] && vm_opts=(-i)
+	# The icount clock runs one online CPU, whatever CPUS says for the wall clock.
+	[[ $clock == icount ]] && vm_env=(-u CPUS) vm_opts=(-i)
 	for p in $possible; do
 		for ((t = 1; t <= trials; t++)); do
 			for v in $variants; do
 				note "trial $t/$trials: $v, $clock clock, $p possible CPUs"
 				log=$out/$clock-$v-p$p-t$t.log
-				if ! "$LAB_ROOT/scripts/vm.sh" "${vm_opts[@]}" -k "${kernel[$v]}" -p "$p" -t 1800 -- \
+				if ! env "${vm_env[@]}" "$LAB_ROOT/scripts/vm.sh" "${vm_opts[@]}" -k "${kernel[$v]}" -p "$p" -t 1800 -- \
 					"$LAB_ROOT/scripts/suite.sh -b $bench_dir -w vm -d $duration ${benchs[*]}" >"$log" 2>&1; then
 					note "trial failed, see $log"
 					tail -n 5 "$log" >&2
