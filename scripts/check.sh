@@ -96,6 +96,17 @@ dev_tree() {
 # or commits that are not in patches/, names them and the command that keeps them; after a failed
 # git am it says so again, not something false; series.sh then does not delete the patches
 # that were not applied. make kernel says that it builds HEAD. Two runs on one tree take turns.
+# A TREE that tree.sh did not make (a developer's own clone, say) is never replaced: make bench,
+# compare and scaling all run tree.sh, and an unguarded one once deleted such a clone.
+test_tree_leaves_a_foreign_tree_alone() {
+	local dir=$scratch/foreign
+	mkdir -p "$dir"
+	git -C "$dir" init -q
+	echo "work" >"$dir/marker"
+	expect_fail "$dir exists but was not made by tree.sh" env TREE="$dir" "$S/tree.sh"
+	[[ $(cat "$dir/marker" 2>/dev/null) == work ]] || { echo "the foreign tree was replaced"; return 1; }
+}
+
 test_tree_never_loses_work() {
 	local dev=$scratch/dev tp=$scratch/dev-patches out last
 	dev_tree "$dev"
