@@ -109,6 +109,9 @@ test_tree_leaves_a_foreign_tree_alone() {
 
 test_tree_never_loses_work() {
 	local dev=$scratch/dev tp=$scratch/dev-patches out last
+	# The kernel of HEAD, built from the lab's own tree: the sparse dev tree below must find it
+	# built, or the build worktree would be made from the sparse tree, without a Makefile.
+	"$S/kernel.sh" HEAD >/dev/null
 	dev_tree "$dev"
 	mkdir -p "$tp"
 	cp "$PATCHES"/* "$tp/"

@@ -49,6 +49,8 @@ if ! git -C "$BUILD_SRC" rev-parse --git-dir >/dev/null 2>&1; then
 	git -C "$TREE" worktree add -q --detach "$BUILD_SRC" "$commit"
 fi
 checkout_commit "$BUILD_SRC" "$commit"
+[[ -f $BUILD_SRC/Makefile ]] ||
+	die "$BUILD_SRC is not a complete checkout (made from a sparse tree?): remove it and run again"
 
 kmake() {
 	lab_make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$@"
@@ -70,10 +72,12 @@ check_fragment() {
 	((${#dropped[@]} == 0)) || die "config options dropped by olddefconfig: ${dropped[*]}"
 }
 
+# (step runs it in an `||` list, where errexit is off: each failure returns by hand)
 make_config() {
-	kmake -s tinyconfig >/dev/null
-	"$BUILD_SRC/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${fragments[@]}" >/dev/null
-	kmake -s olddefconfig >/dev/null
+	kmake -s tinyconfig >/dev/null || return
+	"$BUILD_SRC/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${fragments[@]}" >/dev/null ||
+		return
+	kmake -s olddefconfig >/dev/null || return
 	check_fragment
 	echo "$config_hash" >"$obj/.lab-config-hash"
 }
