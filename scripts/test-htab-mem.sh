@@ -24,16 +24,11 @@ cg=/sys/fs/cgroup
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/htab-mem-test.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
-n=0 failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n $*"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n $*"
-}
+# ok, not_ok, tap_done: the bench tests' TAP helpers (they print the TAP header)
+# shellcheck disable=SC2034 # read by tap.sh
+BENCH=$bench
+# shellcheck source=../tests/bench/tap.sh
+. "$LAB_ROOT/tests/bench/tap.sh"
 
 # What the benchmark could leave behind: this namespace's mounts, the cgroup directories, and the
 # cgroup files it may write (subtree_control of every cgroup, the root's limits).
@@ -224,7 +219,6 @@ all=(options outcomes sigterm kill9 head nomount)
 for t in "$@"; do
 	declare -F "test_$t" >/dev/null || die "no test '$t' (tests: ${all[*]})"
 done
-echo "TAP version 13"
 if [[ $* != options ]]; then
 	((EUID == 0)) || die "these tests need root"
 	grep -qw memory "$cg/cgroup.controllers" 2>/dev/null ||
@@ -236,6 +230,4 @@ fi
 for t in "$@"; do
 	"test_$t"
 done
-echo "1..$n"
-echo "# $((n - failed)) passed, $failed failed"
-((failed == 0))
+tap_done
