@@ -1,10 +1,12 @@
-# The lab: turns patches/ into a booted Linux 6.1 kernel that runs the BPF selftests `bench`.
+# The lab: turns patches/<base>/ into a booted Linux kernel (6.1 by default, BASE=6.12 for the
+# 6.12 series) that runs the BPF selftests `bench`.
 # Every target prints what it does and how long each long step took. Build products live in
 # $(LAB_CACHE), outside this clone. `make help` lists the targets.
 SHELL := /bin/bash
 S := scripts
 
 # Knobs, passed to the scripts through the environment (make exports command-line variables):
+#   BASE=6.1|6.12 (default 6.1: config/<base>/, patches/<base>/, $(LAB_CACHE)/<base>/)
 #   REV=<commit-ish of the tree>   CMD='<command for make vm>'   BENCHS='<names or families>'
 #   CPUS=2 MAXCPUS=<possible CPUs> MEM=2G TIMEOUT=<seconds: 600 for vm, 1200 for bench>
 #   SILENCE=300 ICOUNT=1 (deterministic clock) ACCEL=kvm|tcg (default: probe KVM)
@@ -20,7 +22,7 @@ cmd_quoted = '$(subst ','\'',$(value CMD))'
 
 help:
 	@echo "make bench        the main job: build what is missing, run the benchmark suite in the VM"
-	@echo "make check        the tests (see Documentation/lab.md)"
+	@echo "make check        the tests of the lab and of every base's series (BASE=6.12: that series only)"
 	@echo "make host-bench   run the host-safe benchmarks on the host kernel (smoke test)"
 	@echo "make tree         materialize the kernel git tree: base commit + patches/ (git am)"
 	@echo "make series       regenerate patches/ from the tree (git format-patch)"
@@ -30,6 +32,7 @@ help:
 	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
 	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host)"
 	@echo "make deps         install the Debian packages the lab needs"
+	@echo "Every target works on one base: BASE=6.1 (default) or BASE=6.12 (config/<base>/, patches/<base>/)"
 
 deps:
 	@$(S)/deps.sh

@@ -11,8 +11,8 @@ installed_version() {
 }
 
 # One run at a time on the base (apt, extraction); the lock goes with the script.
-mkdir -p "$LAB_CACHE"
-exec 7>"$LAB_CACHE/base.lock"
+mkdir -p "$BASE_CACHE"
+exec 7>"$BASE_CACHE/base.lock"
 if ! flock -n 7; then
 	note "waiting for another run on the base"
 	flock 7

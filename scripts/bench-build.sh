@@ -25,17 +25,17 @@ targets=("${@:-bench}")
 tools=$(git -C "$TREE" rev-parse "$commit:tools" | cut -c1-12)
 src=$BUILD_SRC
 if [[ ${targets[*]} == bench ]]; then
-	out=$LAB_CACHE/bench/$tools
+	out=$BASE_CACHE/bench/$tools
 	[[ $config == bench ]] || out=$out-$config
 	[[ -x $out/bench ]] && { echo "$out"; exit 0; }
-	obj=$LAB_CACHE/obj/selftests-bpf${config#bench}
+	obj=$BASE_CACHE/obj/selftests-bpf${config#bench}
 	make_args=(OUTPUT="$obj")
 else
-	out=$LAB_CACHE/selftests/$tools-$config
+	out=$BASE_CACHE/selftests/$tools-$config
 	[[ -x $out/test_progs ]] && { echo "$out"; exit 0; }
-	src=$LAB_CACHE/selftests-src
+	src=$BASE_CACHE/selftests-src
 	obj=$src/tools/testing/selftests/bpf
-	make_args=(KDIR="$LAB_CACHE/obj/$config")
+	make_args=(KDIR="$BASE_CACHE/obj/$config")
 fi
 selftests=$src/tools/testing/selftests/bpf
 need clang llc llvm-strip pahole
@@ -49,7 +49,7 @@ if [[ $src != "$BUILD_SRC" ]] && ! git -C "$src" rev-parse --git-dir >/dev/null 
 fi
 checkout_commit "$src" "$commit"
 mkdir -p "$obj"
-log=$LAB_CACHE/obj/selftests-${config}-build.log
+log=$BASE_CACHE/obj/selftests-${config}-build.log
 build() {
 	lab_make -C "$selftests" -j"$JOBS" "${make_args[@]}" VMLINUX_BTF="$kernel/vmlinux" \
 		"${targets[@]}" >"$log" 2>&1

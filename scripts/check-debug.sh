@@ -17,7 +17,7 @@ tests_dir=$("$S/bench-build.sh" -c debug "$rev" test_progs test_maps)
 splat='BUG:|WARNING:|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|INFO: task .* blocked'
 # The changed benchmarks (short) and the touched selftests; the list lives in config/debug-run.
 guest_cmd="splat='$splat'; cd $tests_dir && BENCH_DIR=$bench_dir bash $LAB_ROOT/config/debug-run; rc=\$?; dmesg > /tmp/dmesg; echo '--- dmesg splats ---'; grep -nE -A25 \"\$splat\" /tmp/dmesg; echo '--- end ---'; exit \$rc"
-log=$LAB_CACHE/check-debug.log
+log=$BASE_CACHE/check-debug.log
 set +e
 "$S/vm.sh" -k "$kernel" -c 2 -m 4G -t "${TIMEOUT:-3000}" -- "$guest_cmd" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}

@@ -3,22 +3,42 @@
 # log that is shown only when it fails. One line a test, numbered, TAP style: "ok N name (time)",
 # "not ok N name (time)" with the end of its log, or "ok N name # SKIP reason" for a test that
 # cannot run here (the kselftest convention). Ends with the line "N passed, N failed, N skipped".
+# The lab's own tests run on the default base (6.1); the tests of a series (base_tests below) run
+# again on every other base, named BASE/TEST ("6.12/kernel_builds"). BASE=6.12 runs only those.
 #   scripts/check.sh [TEST...]   (default: all, in order; scripts/check.sh -l lists them)
 set -euo pipefail
+requested_base=${BASE:-}
 . "$(dirname "$0")/lib.sh"
+default_base=$BASE
 
 S=$LAB_ROOT/scripts
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/lab-check.XXXXXX")
+top_scratch=$scratch
+skip_file=$scratch/skip-reason
 cleanup() {
-	local wt
-	# Every worktree a test made under $scratch, also those of a test that failed half-way.
-	for wt in $(git -C "$TREE" worktree list --porcelain 2>/dev/null | sed -n "s|^worktree \($scratch/.*\)|\1|p"); do
-		git -C "$TREE" worktree remove --force "$wt" >/dev/null 2>&1 || true
+	local wt tree
+	# Every worktree a test made under $scratch, also those of a test that failed half-way, in the
+	# tree of every base.
+	for tree in "$TREE" "$LAB_CACHE"/*/linux; do
+		[[ -d $tree/.git ]] || continue
+		for wt in $(git -C "$tree" worktree list --porcelain 2>/dev/null | sed -n "s|^worktree \($top_scratch/.*\)|\1|p"); do
+			git -C "$tree" worktree remove --force "$wt" >/dev/null 2>&1 || true
+		done
+		git -C "$tree" worktree prune 2>/dev/null || true
 	done
-	git -C "$TREE" worktree prune 2>/dev/null || true
-	rm -rf "$scratch"
+	rm -rf "$top_scratch"
 }
 trap cleanup EXIT
+
+# use_base BASE: from here on (in a test's subshell), the lab's paths and facts are those of BASE,
+# and the test's scratch files go to a directory of its own.
+use_base() {
+	unset TREE LAB_PATCHES
+	export BASE=$1
+	. "$LAB_ROOT/scripts/lib.sh"
+	scratch=$top_scratch/$BASE
+	mkdir -p "$scratch"
+}
 
 # scratch_worktree DIR PATCH...: a worktree of the base with the files the patches touch (lib.sh).
 scratch_worktree() {
@@ -63,7 +83,7 @@ same_commits_as_tree() {
 # skip "reason": end the test as skipped (kselftest's exit code 4), with the reason on its line.
 SKIP=4
 skip() {
-	echo "$*" >"$scratch/skip-reason"
+	echo "$*" >"$skip_file"
 	exit "$SKIP"
 }
 
@@ -195,7 +215,7 @@ test_series_round_trip_is_exact() {
 	[[ -n $(patches) ]] || skip "no patches in $PATCHES"
 	[[ -d $scratch/tree ]] || test_series_applies_to_pristine_base
 	SERIES_TREE=$scratch/tree "$S/series.sh" "$scratch/patches"
-	diff -r -x cover-letter.txt "$LAB_ROOT/patches" "$scratch/patches"
+	diff -r -x cover-letter.txt "$PATCHES" "$scratch/patches"
 }
 
 test_broken_patch_is_named() {
@@ -350,14 +370,17 @@ test_kernel_builds() {
 	done
 }
 
-# The bench of HEAD: it runs and knows the series' benchmarks.
+# The bench of HEAD: it runs and knows every benchmark of the base's registry.
 test_bench_builds() {
-	local b
+	local b names
 	b=$("$S/bench-build.sh" HEAD)
-	"$b/bench" --list >"$scratch/bench-list" 2>&1 || "$b/bench" --help >"$scratch/bench-list" 2>&1 || true
-	head -n 5 "$scratch/bench-list"
-	for name in trig-base bpf-hashmap-full-update htab-mem local-storage-cache-seq-get; do
-		grep -q -- "$name" "$scratch/bench-list" "$b/bench" || { echo "bench does not know $name"; return 1; }
+	"$b/bench" --list >"$scratch/bench-list" 2>&1 || { cat "$scratch/bench-list"; return 1; }
+	# the benchmark of a registry row: the first word of its arguments that is not an option or
+	# an option's value
+	names=$(registry | awk '{ for (i = 4; i <= NF; i++) { if ($i ~ /^-/) { if ($i !~ /^-p/ && $i != "--preallocated") i++; continue } print $i; break } }' | sort -u)
+	echo "registry: $(xargs <<<"$names")"
+	for name in $names; do
+		grep -qx -- "- $name" "$scratch/bench-list" || { echo "bench --list does not name $name"; return 1; }
 	done
 	[[ -x $b/bench && -d $b/benchs ]]
 }
@@ -397,7 +420,7 @@ test_vm_returns_exit_status() {
 	out=$(vm -- 'uname -r; exit 3') || rc=$?
 	echo "$out"
 	[[ $rc == 3 ]] || { echo "exit status $rc, expected 3"; return 1; }
-	grep -q '^6\.1\.' <<<"$out"
+	grep -q "^${BASE//./\\.}\\." <<<"$out" || { echo "not a $BASE kernel"; return 1; }
 }
 
 test_vm_has_possible_cpus() {
@@ -550,6 +573,9 @@ SILENCE=-1|SILENCE=-1: expected
 MEM=2GB|MEM=2GB: expected a size like 512M or 2G
 ACCEL=xen|ACCEL=xen: expected kvm, tcg
 ICOUNT=1,CPUS=2|CPUS=2: ICOUNT=1 runs one online CPU
+BASE=6.13|BASE=6.13: expected one of: 6.1 6.12
+BASE=../6.1|BASE=../6.1: expected one of: 6.1 6.12
+BASE=6.12,BENCHS=trig-base|BENCHS=trig-base: unknown 'trig-base'
 KNOBS
 	# And vm.sh on its own, as compare.sh and check-debug.sh start it.
 	expect_fail '^error: ICOUNT=yes: expected 0 or 1$' env ICOUNT=yes "$S/vm.sh" -- true
@@ -592,7 +618,7 @@ test_bench_counters_on_host() {
 test_trigger_producers_make_equal_syscalls() {
 	local bench_dir b trace
 	bench_dir=$("$S/bench-build.sh" HEAD)
-	for b in trig-base trig-rawtp; do
+	for b in $GETPGID_BENCHS; do
 		trace=$scratch/$b.strace
 		timeout 60 strace -f -qq -e trace=getpgid -e signal=none -o "$trace" \
 			"$bench_dir/bench" -w1 -d1 -p2 "$b" >/dev/null
@@ -619,10 +645,11 @@ test_trigger_producers_make_equal_syscalls() {
 test_bench_options_and_outcomes_on_host() {
 	local bench_dir
 	bench_dir=$("$S/bench-build.sh" HEAD)
-	BENCH=$bench_dir/bench "$bench_tests/test_bench_options.sh"
-	BENCH=$bench_dir/bench "$bench_tests/test_bench_bpf_hashmap_full_update.sh"
+	for t in $BENCH_TESTS; do
+		BENCH=$bench_dir/bench "$bench_tests/test_bench_$t.sh"
+	done
 	# the rest of htab-mem needs cgroup v2 with memcg, which this host may lack: see below
-	"$S/test-htab-mem.sh" -b "$bench_dir" options
+	[[ $SERIES_HTAB_MEM != 1 ]] || "$S/test-htab-mem.sh" -b "$bench_dir" options
 }
 
 # The same tests on the series' kernel, where htab-mem must run. (Not the counters test: under
@@ -630,8 +657,8 @@ test_bench_options_and_outcomes_on_host() {
 test_vm_bench_harness_tests() {
 	local bench_dir t cmd=""
 	bench_dir=$("$S/bench-build.sh" HEAD)
-	for t in options bpf_hashmap_full_update; do
-		cmd+="BENCH=$bench_dir/bench $bench_tests/test_bench_$t.sh && "
+	for t in $BENCH_TESTS; do
+		cmd+="BASE=$BASE BENCH=$bench_dir/bench $bench_tests/test_bench_$t.sh && "
 	done
 	vm -- "${cmd}true"
 }
@@ -694,38 +721,60 @@ test_freelist_harness() {
 	PFL_MT_REPS=1 PFL_MT_MS=20 "$LAB_ROOT/tools/testing/pcpu_freelist/run.sh" mt base series freelist-bitmap-v1
 }
 
-all_tests=$(declare -F | awk '$3 ~ /^test_/ { print substr($3, 6) }')
+# The tests of a series, which run on every base: the series applies and round-trips, passes its
+# gates, its kernel and bench build, boot and run its benchmarks, and the harness runs on its
+# freelist. The other tests are of the lab itself, and of the 6.1 series' own patches.
+base_tests=(series_applies_to_pristine_base series_round_trip_is_exact mbox_applies_with_git_am
+	mbox_applies_with_b4_am series_quality_gates kernel_builds bench_builds vm_returns_exit_status
+	vm_has_possible_cpus vm_attaches_fentry_program trigger_producers_make_equal_syscalls
+	bench_options_and_outcomes_on_host vm_bench_harness_tests freelist_harness)
+other_bases=$(lab_bases | grep -vxF "$default_base" || true)
+
+# declare -F sorts by name; run in the order of this file instead.
+mapfile -t file_tests < <(grep -oE '^test_[a-z_0-9]+' "$0" | cut -c6-)
+tests=()
+if [[ -z $requested_base || $requested_base == "$default_base" ]]; then
+	tests=("${file_tests[@]}")
+fi
+for b in $other_bases; do
+	[[ -z $requested_base || $requested_base == "$b" ]] || continue
+	tests+=("${base_tests[@]/#/$b/}")
+done
 if [[ ${1:-} == -l ]]; then
-	echo "$all_tests"
+	printf '%s\n' "${tests[@]}"
 	exit 0
 fi
-# declare -F sorts by name; run in the order of this file instead.
-mapfile -t tests < <(grep -oE '^test_[a-z_0-9]+' "$0" | cut -c6-)
 (($#)) && tests=("$@")
 
 passed=0 failed=0 skipped=0 n=0 start=$SECONDS
 for t in "${tests[@]}"; do
-	declare -F "test_$t" >/dev/null || die "no test '$t' (scripts/check.sh -l lists them)"
+	declare -F "test_${t#*/}" >/dev/null || die "no test '$t' (scripts/check.sh -l lists them)"
+	[[ $t != */* ]] || lab_bases | grep -qxF "${t%%/*}" || die "no base '${t%%/*}' in '$t' (bases: $(lab_bases | xargs))"
 done
 for t in "${tests[@]}"; do
 	t0=$SECONDS
 	n=$((n + 1))
 	echo ">>> $t ..." >&2
-	rm -f "$scratch/skip-reason"
+	rm -f "$skip_file"
+	log=$top_scratch/${t//\//-}.log
 	# Not in an if: errexit must stay active inside the test's subshell.
 	set +e
-	(set -e; "test_$t") >"$scratch/$t.log" 2>&1
+	(
+		set -e
+		[[ $t != */* ]] || use_base "${t%%/*}"
+		"test_${t#*/}"
+	) >"$log" 2>&1
 	rc=$?
 	set -e
 	if ((rc == 0)); then
 		echo "ok $n $t ($((SECONDS - t0))s)"
 		passed=$((passed + 1))
-	elif ((rc == SKIP)) && [[ -f $scratch/skip-reason ]]; then
-		echo "ok $n $t # SKIP $(cat "$scratch/skip-reason")"
+	elif ((rc == SKIP)) && [[ -f $skip_file ]]; then
+		echo "ok $n $t # SKIP $(cat "$skip_file")"
 		skipped=$((skipped + 1))
 	else
 		echo "not ok $n $t ($((SECONDS - t0))s), last lines of its log:"
-		tail -n 25 "$scratch/$t.log" | sed 's/^/     | /'
+		tail -n 25 "$log" | sed 's/^/     | /'
 		failed=$((failed + 1))
 	fi
 done

@@ -12,7 +12,7 @@ set -euo pipefail
 
 S=$LAB_ROOT/scripts
 checkpatch=$BASE_DIR/scripts/checkpatch.pl
-obj=$LAB_CACHE/obj/bench
+obj=$BASE_CACHE/obj/bench
 sparse=${LAB_SPARSE:-sparse}
 failed=0
 
@@ -93,7 +93,7 @@ no_new_warnings() {
 mapfile -t patches < <(series_patches)
 mapfile -t commits < <(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD")
 ((${#patches[@]} == ${#commits[@]})) ||
-	die "the tree has ${#commits[@]} commits but patches/ has ${#patches[@]} patches: run make series or make tree"
+	die "the tree has ${#commits[@]} commits but $PATCHES_SHOWN/ has ${#patches[@]} patches: run make series or make tree"
 
 selected=("$@")
 for i in "${!patches[@]}"; do

@@ -18,12 +18,19 @@ done
 shift $((OPTIND - 1))
 [[ $# == 1 ]] || die "usage: kernel.sh [-c bench|selftests|debug] <commit-ish>"
 
+# Each step adds a fragment to the one before; config/<base>/<name>.config, where the base has one,
+# follows the shared config/<name>.config with that base's own options.
 case $config in
-bench) fragments=("$LAB_ROOT/config/bench.config") ;;
-selftests) fragments=("$LAB_ROOT/config/bench.config" "$LAB_ROOT/config/selftests.config") ;;
-debug) fragments=("$LAB_ROOT/config/bench.config" "$LAB_ROOT/config/selftests.config" "$LAB_ROOT/config/debug.config") ;;
+bench) steps=(bench) ;;
+selftests) steps=(bench selftests) ;;
+debug) steps=(bench selftests debug) ;;
 *) die "unknown kernel config '$config' (bench, selftests or debug)" ;;
 esac
+fragments=()
+for s in "${steps[@]}"; do
+	fragments+=("$LAB_ROOT/config/$s.config")
+	[[ ! -f $BASE_CONFIG/$s.config ]] || fragments+=("$BASE_CONFIG/$s.config")
+done
 
 commit=$(tree_commit "$1")
 # The build is of a commit: say so when the developer's edits in the tree are not in it.
@@ -41,7 +48,7 @@ fi
 need gcc make flex bison bc pahole
 lock_build_src
 
-obj=$LAB_CACHE/obj/$config
+obj=$BASE_CACHE/obj/$config
 mkdir -p "$obj"
 if ! git -C "$BUILD_SRC" rev-parse --git-dir >/dev/null 2>&1; then
 	rm -rf "$BUILD_SRC"

@@ -2,23 +2,42 @@
 # shellcheck shell=bash
 
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../config/lab.conf
-. "$LAB_ROOT/config/lab.conf"
+
+# BASE: which kernel the series is for. Each base has its facts in config/<base>/ (base.conf: the
+# Debian package and version; benchmarks: its rows of the registry; bench.config: its config
+# options) and its series in patches/<base>/; the cache keeps one directory per base.
+BASE=${BASE:-6.1}
+lab_bases() {
+	local d
+	for d in "$LAB_ROOT"/config/*/base.conf; do
+		d=${d%/base.conf}
+		echo "${d##*/}"
+	done | sort -V
+}
+if [[ ! $BASE =~ ^[0-9]+\.[0-9]+$ || ! -f $LAB_ROOT/config/$BASE/base.conf ]]; then
+	echo "error: BASE=$BASE: expected one of: $(lab_bases | xargs) (config/<base>/base.conf)" >&2
+	exit 1
+fi
+BASE_CONFIG=$LAB_ROOT/config/$BASE
+# shellcheck source=../config/6.1/base.conf
+. "$BASE_CONFIG/base.conf"
 
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpf-lab}
+BASE_CACHE=$LAB_CACHE/$BASE				# everything of this base: tree, kernels, results
 # ALLOW_BASE_VERSION=1: the base is whatever version of the package is installed (base.sh).
 if [[ ${ALLOW_BASE_VERSION:-0} == 1 ]]; then
 	BASE_PACKAGE_VERSION=$(dpkg-query -W -f='${Version}' "$BASE_PACKAGE" 2>/dev/null || echo "$BASE_PACKAGE_VERSION")
 fi
-BASE_DIR=$LAB_CACHE/base/linux-$BASE_PACKAGE_VERSION	# pristine, extracted base
-TREE=${TREE:-$LAB_CACHE/linux}				# git tree: base commit + series
-BUILD_SRC=$LAB_CACHE/build-src				# worktree the kernels are built from
-KERNELS=$LAB_CACHE/kernels				# built kernels, one dir per variant
-RESULTS=$LAB_CACHE/results
+BASE_DIR=$BASE_CACHE/base/linux-$BASE_PACKAGE_VERSION	# pristine, extracted base
+TREE=${TREE:-$BASE_CACHE/linux}				# git tree: base commit + series
+BUILD_SRC=$BASE_CACHE/build-src				# worktree the kernels are built from
+KERNELS=$BASE_CACHE/kernels				# built kernels, one dir per variant
+RESULTS=$BASE_CACHE/results
 BASE_TAG=lab-base					# tag of the base commit in $TREE
-PATCHES=${LAB_PATCHES:-$LAB_ROOT/patches}		# the series: NNNN-*.patch, 0000 the cover letter
+PATCHES=${LAB_PATCHES:-$LAB_ROOT/patches/$BASE}		# the series: NNNN-*.patch, 0000 the cover letter
+PATCHES_SHOWN=${PATCHES#"$LAB_ROOT"/}			# the same, as messages name it (patches/6.1)
 JOBS=${JOBS:-$(nproc)}
-TRACEFS_BENCHS=trig-tp					# benchmarks of config/benchmarks that need tracefs
+TRACEFS_BENCHS=trig-tp					# benchmarks of the registry that need tracefs
 
 die() {
 	echo "error: $*" >&2
@@ -61,8 +80,8 @@ lab_make() {
 lock_build_src() {
 	[[ -z ${LAB_BUILD_LOCKED:-} ]] || return 0	# a parent holds it (children inherit fd 9)
 	export LAB_BUILD_LOCKED=1
-	mkdir -p "$LAB_CACHE"
-	exec 9>"$LAB_CACHE/build-src.lock"
+	mkdir -p "$BASE_CACHE"
+	exec 9>"$BASE_CACHE/build-src.lock"
 	if ! flock -n 9; then
 		note "waiting for another build in $BUILD_SRC"
 		flock 9
@@ -98,7 +117,13 @@ patch_key() {
 	rm -rf "$tmp"
 }
 
-# registry_select WHERE [NAME_OR_FAMILY...]: the entries of config/benchmarks that can run WHERE
+# registry: the benchmark registry of this base, one "family name where args" line an entry: the
+# base's own rows (config/<base>/benchmarks) first, then those of every base (config/benchmarks).
+registry() {
+	cat "$BASE_CONFIG/benchmarks" "$LAB_ROOT/config/benchmarks" 2>/dev/null | awk '$1 !~ /^#/ && NF'
+}
+
+# registry_select WHERE [NAME_OR_FAMILY...]: the entries of the registry that can run WHERE
 # (vm or host) and match one of the names or families (every entry when none is given), one
 # "family name args" line each, in the registry's order.
 registry_select() {
@@ -114,16 +139,16 @@ registry_select() {
 			[[ $want == "$name" || $want == "$family" ]] || continue
 		fi
 		echo "$family $name $args"
-	done <"$LAB_ROOT/config/benchmarks"
+	done < <(registry)
 }
 
 # registry_unknown NAME_OR_FAMILY...: those of the arguments that are neither the name nor the
-# family of any entry of config/benchmarks, wherever it runs.
+# family of any entry of the registry, wherever it runs.
 registry_unknown() {
 	local want
 	for want in "$@"; do
-		awk -v w="$want" '$1 !~ /^#/ && ($1 == w || $2 == w) { found = 1 } END { exit !found }' \
-			"$LAB_ROOT/config/benchmarks" || echo "$want"
+		registry | awk -v w="$want" '$1 == w || $2 == w { found = 1 } END { exit !found }' ||
+			echo "$want"
 	done
 }
 
@@ -240,7 +265,7 @@ check_knobs() {
 		# shellcheck disable=SC2086 # a list of words
 		unknown=$(registry_unknown $BENCHS | xargs)
 		[[ -z $unknown ]] ||
-			knob_bad BENCHS "unknown '$unknown'; expected names or families of config/benchmarks: $(awk '$1 !~ /^#/ && NF { f[$1] } END { for (k in f) printf "%s ", k }' "$LAB_ROOT/config/benchmarks")or their names"
+			knob_bad BENCHS "unknown '$unknown'; expected names or families of the $BASE registry (config/benchmarks, config/$BASE/benchmarks): $(registry | awk '{ f[$1] } END { for (k in f) printf "%s ", k }')or their names"
 	fi
 	unset -f knob_bad
 }

@@ -1,13 +1,13 @@
 #!/bin/bash
 # make mbox: the series (cover letter first) as one threaded mbox, for `git am --empty=drop` or `b4 am -m`.
-#   scripts/mbox.sh [OUTPUT]   (default: $LAB_CACHE/series.mbox)
+#   scripts/mbox.sh [OUTPUT]   (default: $BASE_CACHE/series.mbox)
 # Made by git itself: patches/ is applied with git am to a scratch worktree of the tree's base
 # commit, and git format-patch --stdout --thread --cover-letter writes the mbox from those commits;
 # the cover letter gets the subject, text and Cc lines that scripts/series.sh gives it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-out=${1:-$LAB_CACHE/series.mbox}
+out=${1:-$BASE_CACHE/series.mbox}
 mapfile -t patches < <(series_patches)
 ((${#patches[@]})) || die "$PATCHES has no patches: nothing to put in an mbox"
 [[ -f $PATCHES/cover-letter.txt ]] || die "$PATCHES/cover-letter.txt not found (first line: the cover letter's subject)"

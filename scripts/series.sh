@@ -23,7 +23,7 @@ if [[ $outdir == "$PATCHES" && $tree == "$TREE" && ${FORCE:-0} != 1 ]]; then
 			grep -qxF "$(patch_key "$p")" <<<"$kept" || missing+=("$(basename "$p")")
 		done < <(series_patches)
 		((${#missing[@]} == 0)) ||
-			die "make series would delete patches that are not in the tree: ${missing[*]} ($([[ $stamp_head == applying ]] && echo 'their git am failed' || echo 'patches/ changed since make tree')); fix them and run make tree, or FORCE=1 make series to drop them"
+			die "make series would delete patches that are not in the tree: ${missing[*]} ($([[ $stamp_head == applying ]] && echo 'their git am failed' || echo "$PATCHES_SHOWN/ changed since make tree")); fix them and run make tree, or FORCE=1 make series to drop them"
 	fi
 fi
 
@@ -32,7 +32,7 @@ mkdir -p "$outdir"
 mapfile -t old < <(series_patches "$outdir")
 rm -f "${old[@]}" "$outdir/0000-cover-letter.patch"
 if ((nr == 0)); then
-	note "no commits on top of the base: patches/ is empty"
+	note "no commits on top of the base: $PATCHES_SHOWN/ is empty"
 	exit 0
 fi
 

@@ -57,8 +57,10 @@ for line in "${selected[@]}"; do
 	read -r mean stddev unit <<<"$result"
 	echo "lab-result: $name $family $mean $stddev $unit"
 	line=$(printf '%-28s %10s ± %-8s %-5s' "$name" "$mean" "$stddev" "$unit")
-	# htab-mem: "memory growth M ± S MiB, peak growth P MiB" on its Summary line
-	memory=$(sed -nE 's/^Summary: .*memory growth +([0-9.]+) +± +([0-9.]+) ?MiB, peak growth +([0-9.]+) ?MiB.*/\1 \2 \3/p' <<<"$out" | head -n1)
+	# htab-mem: "memory growth M ± S MiB, peak growth P MiB" on its Summary line (6.1's series:
+	# the map's own memory), or "memory usage M ± S MiB, peak memory usage P MiB" (upstream's, as in
+	# 6.12: the whole cgroup of the benchmark process)
+	memory=$(sed -nE 's/^Summary: .*memory (growth|usage) +([0-9.]+) +± +([0-9.]+) ?MiB, peak (growth|memory usage) +([0-9.]+) ?MiB.*/\2 \3 \5/p' <<<"$out" | head -n1)
 	if [[ -n $memory ]]; then
 		read -r mem_mean mem_stddev mem_peak <<<"$memory"
 		echo "lab-memory: $name $family $mem_mean $mem_stddev $mem_peak MiB"

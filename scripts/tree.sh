@@ -57,9 +57,9 @@ would_lose() {
 			extra+="    $(git -C "$TREE" log -1 --format='%h %s' "$c")"$'\n'
 	done
 	if [[ -n ${extra:-} ]]; then
-		echo "commits that are not in patches/ (the rebuild would drop them):"
+		echo "commits that are not in $PATCHES_SHOWN/ (the rebuild would drop them):"
 		printf '%s' "$extra"
-		echo "keep them with: make series   (writes the tree's commits to patches/; or set them aside: git -C $TREE branch saved HEAD)"
+		echo "keep them with: make series   (writes the tree's commits to $PATCHES_SHOWN/; or set them aside: git -C $TREE branch saved HEAD)"
 	fi
 }
 
@@ -72,13 +72,13 @@ if [[ ! -f $stamp_file ]]; then
 else
 	read -r old_hash old_head <"$stamp_file"
 	if [[ $old_hash == "$patches_hash" && $old_head != applying ]]; then
-		note "tree $TREE is up to date with patches/"
+		note "tree $TREE is up to date with $PATCHES_SHOWN/"
 		exit 0
 	fi
 	if [[ ${FORCE:-0} != 1 ]]; then
 		lost=$(would_lose)
 		if [[ -n $lost ]]; then
-			echo "error: patches/ changed and make tree would rebuild $TREE from the base, but:" >&2
+			echo "error: $PATCHES_SHOWN/ changed and make tree would rebuild $TREE from the base, but:" >&2
 			echo "$lost" >&2
 			echo "(FORCE=1 make tree rebuilds anyway and loses them)" >&2
 			exit 1

@@ -176,12 +176,23 @@ output=$run_dir/output.log	# ttyS1: the command's output and exit status
 : >"$console"
 : >"$output"
 
-append="console=ttyS0 loglevel=5 panic=-1 trace_clock=global oops=panic root=/dev/root rootfstype=9p ro
+append="console=ttyS0 loglevel=5 panic=-1 trace_clock=global oops=panic root=root rootfstype=9p ro
 	rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=524288
 	init=$LAB_ROOT/scripts/vm-init.sh lab_run=$run_dir"
+# The possible CPUs beyond the online ones (config/<base>/base.conf, VM_OFFLINE_CPUS): absent
+# (-smp N,maxcpus=M: QEMU lists them in the MADT as disabled, which 6.1 counts as possible), or
+# present but never brought up (-smp M and the kernel's maxcpus=N).
+case $VM_OFFLINE_CPUS in
+absent) smp=$cpus,maxcpus=$maxcpus ;;
+present)
+	smp=$maxcpus
+	append+=" maxcpus=$cpus"
+	;;
+*) die "VM_OFFLINE_CPUS=$VM_OFFLINE_CPUS in config/$BASE/base.conf: expected absent or present" ;;
+esac
 # shellcheck disable=SC2046,SC2116 # one line of words
 start_qemu vm -machine q35 "${accel[@]}" \
-	-smp "$cpus,maxcpus=$maxcpus" -m "$mem" -nodefaults -no-user-config -bios /usr/share/qemu/qboot.rom \
+	-smp "$smp" -m "$mem" -nodefaults -no-user-config -bios /usr/share/qemu/qboot.rom \
 	-no-reboot -display none -monitor none \
 	-serial "file:$console" -serial "file:$output" \
 	-kernel "$kernel" -append "$(echo $append)" \

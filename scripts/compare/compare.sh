@@ -49,7 +49,7 @@ variant_commit() {
 		if [[ -f $patch ]]; then
 			tag=lab-variant/$v-$(sha1sum <"$patch" | cut -c1-8)
 			if ! git -C "$TREE" rev-parse -q --verify "$tag" >/dev/null; then
-				wt=$(mktemp -d "$LAB_CACHE/variant.XXXXXX")
+				wt=$(mktemp -d "$BASE_CACHE/variant.XXXXXX")
 				git -C "$TREE" worktree add -q --detach "$wt" "$BASE_TAG"
 				"$LAB_ROOT/scripts/apply-series.sh" "$wt" "$patch" >&2
 				git -C "$TREE" tag "$tag" "$(git -C "$wt" rev-parse HEAD)"

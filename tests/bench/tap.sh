@@ -60,3 +60,20 @@ bad_option() {
 		ok "bench $*: $err"
 	fi
 }
+
+# rejected STATUS MESSAGE BENCH-ARGS...: bench must exit with STATUS and say MESSAGE on stderr
+# (for errors bench reports through argp_usage(), which adds its usage lines).
+rejected() {
+	local status=$1 want=$2 err rc=0
+	shift 2
+	err=$("$BENCH" "$@" 2>&1 >/dev/null) || rc=$?
+	if ((rc != status)); then
+		not_ok "bench $*: exit status $rc, expected $status"
+		comment "$err"
+	elif [[ $err != *"$want"* ]]; then
+		not_ok "bench $*: expected '$want'"
+		comment "$err"
+	else
+		ok "bench $*: $(head -n1 <<<"$err")"
+	fi
+}

@@ -2,7 +2,7 @@
 # The options and the outcome checks of the bpf-hashmap-full-update benchmark: bad values are
 # rejected with one line and exit status 1, --help lists the options, and in each mode every
 # update has the outcome the mode expects.
-#   BENCH=path/to/bench tests/bench/test_bench_bpf_hashmap_full_update.sh
+#   BASE=6.1|6.12 BENCH=path/to/bench tests/bench/test_bench_bpf_hashmap_full_update.sh
 # The runs need root and raw_tp programs.
 set -euo pipefail
 # shellcheck source=tap.sh
@@ -11,11 +11,19 @@ set -euo pipefail
 b=bpf-hashmap-full-update
 bad_option "invalid --mode 'bogus'" $b --mode bogus
 bad_option "invalid --mode ''" $b --mode ""
-bad_option "invalid --nr_entries '0'" $b --nr_entries 0
-bad_option "invalid --nr_entries '-1'" $b --nr_entries -1
-bad_option "invalid --nr_entries 'abc'" $b --nr_entries abc
+# 6.12's bench parses the command line twice, first with the options of every benchmark, and a
+# value that the first option of the name rejects (the bloom filter's --nr_entries: below 1 or
+# above UINT_MAX) stops there, with that benchmark's message and argp's usage, exit status 64. The
+# 6.1 series gives each benchmark its own options only.
+for v in 0 -1 abc 99999999999; do
+	if [[ $BASE == 6.1 ]]; then
+		bad_option "invalid --nr_entries '$v'" $b --nr_entries "$v"
+	else
+		rejected 64 "Invalid nr_entries count." $b --nr_entries "$v"
+	fi
+done
 bad_option "invalid --nr_entries '12x'" $b --nr_entries 12x
-bad_option "invalid --nr_entries '99999999999'" $b --nr_entries 99999999999
+bad_option "invalid --nr_entries '20000000'" $b --nr_entries 20000000
 bad_option "invalid --nr_loops '0'" $b --nr_loops 0
 bad_option "invalid --nr_loops '8388609'" $b --nr_loops 8388609
 
