@@ -28,7 +28,7 @@
 #   PFL_MT_REPS           mt: interleaved repetitions (default 10)
 #   PFL_MT_MS             mt: milliseconds per run    (default 200)
 #   PFL_MT_CASES          mt: 'WORKLOAD:POSSIBLE[:NODES] ...' (default: mt_run.py's)
-#   PFL_OBJ               build products           (default $LAB_CACHE/obj/pcpu_freelist)
+#   PFL_OBJ               build products           (default $BASE_CACHE/obj/pcpu_freelist)
 # Build products live only under $PFL_OBJ, in directories named after a hash
 # of the tested file contents, so identical versions are built once.
 
@@ -37,7 +37,7 @@ set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../../../scripts/lib.sh
 . "$HERE/../../../scripts/lib.sh"	# LAB_ROOT, LAB_CACHE, TREE
-OBJ=${PFL_OBJ:-$LAB_CACHE/obj/pcpu_freelist}
+OBJ=${PFL_OBJ:-$BASE_CACHE/obj/pcpu_freelist}
 TREE=${FREELIST_TREE:-$TREE}
 BASE_REV=${FREELIST_BASE:-lab-base}
 SERIES_REV=${FREELIST_REV:-HEAD}
