@@ -9,7 +9,7 @@
 set -euo pipefail
 requested_base=${BASE:-}
 . "$(dirname "$0")/lib.sh"
-default_base=$BASE
+default_base=$DEFAULT_BASE
 
 S=$LAB_ROOT/scripts
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/lab-check.XXXXXX")
@@ -364,7 +364,7 @@ test_kernel_builds() {
 	echo "$k: $(file -b "$k/bzImage")"
 	file -b "$k/bzImage" | grep -q "Linux kernel x86 boot executable bzImage, version $version" ||
 		{ echo "not a bzImage of $version"; return 1; }
-	readelf -S "$k/vmlinux" | grep -q ' \.BTF ' || { echo "vmlinux has no BTF"; return 1; }
+	grep -q ' \.BTF ' < <(readelf -S "$k/vmlinux") || { echo "vmlinux has no BTF"; return 1; }
 	grep -v '^#' "$LAB_ROOT/config/bench.config" | grep '=y$' | while read -r opt; do
 		grep -qx "$opt" "$k/.config" || { echo "$opt missing from $k/.config"; exit 1; }
 	done
