@@ -721,10 +721,11 @@ test_freelist_harness() {
 	PFL_MT_REPS=1 PFL_MT_MS=20 "$LAB_ROOT/tools/testing/pcpu_freelist/run.sh" mt base series freelist-bitmap-v1
 }
 
-# The tests of a series, which run on every base: the series applies and round-trips, passes its
-# gates, its kernel and bench build, boot and run its benchmarks, and the harness runs on its
+# The tests of a series, which run on every base: its tree is made first (as for the default base:
+# on an empty cache the tests after it need the tree), the series applies and round-trips, passes
+# its gates, its kernel and bench build, boot and run its benchmarks, and the harness runs on its
 # freelist. The other tests are of the lab itself, and of the 6.1 series' own patches.
-base_tests=(series_applies_to_pristine_base series_round_trip_is_exact mbox_applies_with_git_am
+base_tests=(tree series_applies_to_pristine_base series_round_trip_is_exact mbox_applies_with_git_am
 	mbox_applies_with_b4_am series_quality_gates kernel_builds bench_builds vm_returns_exit_status
 	vm_has_possible_cpus vm_attaches_fentry_program trigger_producers_make_equal_syscalls
 	bench_options_and_outcomes_on_host vm_bench_harness_tests freelist_harness)
