@@ -24,7 +24,7 @@ if [[ -z $version ]]; then
 	version=$(installed_version)
 fi
 if [[ $version != "$BASE_PACKAGE_VERSION" ]]; then
-	die "$BASE_PACKAGE $version is installed, the series is based on $BASE_PACKAGE_VERSION (config/lab.conf); ALLOW_BASE_VERSION=1 uses $version (make tree then names any patch that does not apply)"
+	die "$BASE_PACKAGE $version is installed, the series is based on $BASE_PACKAGE_VERSION (config/$BASE/base.conf); ALLOW_BASE_VERSION=1 uses $version (make tree then names any patch that does not apply)"
 fi
 
 if [[ -f $BASE_DIR/.extracted ]]; then

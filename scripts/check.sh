@@ -396,6 +396,21 @@ test_check_reports_skips() {
 	[[ $(tail -n1 <<<"$out") == "0 passed, 0 failed, 2 skipped" ]]
 }
 
+# make check runs the lab's tests on the default base and the series' tests on every other one;
+# BASE=6.12 runs only the 6.12 series' tests (a check.sh that took the requested base for the
+# default one ran all the lab's tests on 6.12, and failed those of 6.1's patches).
+test_check_runs_each_base() {
+	local all only
+	all=$(env -u BASE "$S/check.sh" -l)
+	only=$(BASE=6.12 "$S/check.sh" -l)
+	grep -qx tree <<<"$all" && grep -qx 6.12/tree <<<"$all" ||
+		{ echo "make check does not run both bases:"; echo "$all"; return 1; }
+	echo "BASE=6.12: $(wc -l <<<"$only") tests: $(xargs <<<"$only")"
+	! grep -v '^6\.12/' <<<"$only" || { echo "BASE=6.12 runs tests of the default base"; return 1; }
+	[[ $(BASE=6.1 "$S/check.sh" -l) == $(grep -v / <<<"$all") ]] ||
+		{ echo "BASE=6.1 does not run the default base's tests only"; return 1; }
+}
+
 # The VM tests boot a copy of the kernel under $scratch: `pgrep -f "$scratch/"` then finds only this
 # run's QEMU, never another run's on the same machine.
 vm_kernel() {
@@ -705,9 +720,11 @@ test_docs_match_the_lab() {
 		{ echo "README: make vm CMD='... exit 3' makes make exit 2"; return 1; }
 	! grep -q 'edit, build with `make kernel`' "$readme" ||
 		{ echo "README: make kernel builds commits, not edits"; return 1; }
-	if grep -qi 'included by the Makefile' "$LAB_ROOT/config/lab.conf"; then
-		grep -q '^include.*lab.conf' "$LAB_ROOT/Makefile" || { echo "lab.conf: the Makefile does not include it"; return 1; }
-	fi
+	for f in "$LAB_ROOT"/config/*/base.conf; do
+		if grep -qi 'included by the Makefile' "$f"; then
+			grep -q '^include.*base.conf' "$LAB_ROOT/Makefile" || { echo "$f: the Makefile does not include it"; return 1; }
+		fi
+	done
 	! grep -q 'within 0.5%\|about 0.1%' "$readme" "$lab" || { echo "an unmeasured repeatability figure"; return 1; }
 }
 

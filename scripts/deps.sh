@@ -18,7 +18,7 @@ done
 ((${#missing[@]})) || exit 0
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq || die "apt-get update failed"
-# The base is pinned: config/lab.conf's version, which the series is based on. When the archive has
+# The base is pinned: config/<base>/base.conf's version, which the series is based on. When the archive has
 # moved on (Debian keeps only the newest linux-source-6.1), stop and say so: the series may well
 # apply to the next 6.1.y, and ALLOW_BASE_VERSION=1 tries it (make tree names a patch that fails).
 if [[ ${missing[0]} == "$BASE_PACKAGE" ]]; then
@@ -28,7 +28,7 @@ if [[ ${missing[0]} == "$BASE_PACKAGE" ]]; then
 	elif [[ ${ALLOW_BASE_VERSION:-0} == 1 && -n $served ]]; then
 		note "warning: apt serves $BASE_PACKAGE $served, not $BASE_PACKAGE_VERSION; installing ${served%% *} (ALLOW_BASE_VERSION=1)"
 	else
-		die "apt serves $BASE_PACKAGE ${served:-in no version}, not $BASE_PACKAGE_VERSION, the base of the series (config/lab.conf); ALLOW_BASE_VERSION=1 tries the served version (make tree then names any patch that does not apply)"
+		die "apt serves $BASE_PACKAGE ${served:-in no version}, not $BASE_PACKAGE_VERSION, the base of the series (config/$BASE/base.conf); ALLOW_BASE_VERSION=1 tries the served version (make tree then names any patch that does not apply)"
 	fi
 fi
 note "installing ${missing[*]}"

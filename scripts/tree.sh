@@ -1,5 +1,5 @@
 #!/bin/bash
-# Materialize the kernel git tree: one commit for the pristine base, then patches/*.patch with git am.
+# Materialize the kernel git tree: one commit for the pristine base, then patches/<base>/*.patch with git am.
 # The tree is reused while patches/ is unchanged, and rebuilt from the base commit when it changed
 # (or when the last git am failed). It never loses work silently: when the rebuild would drop
 # uncommitted changes or commits that are not in patches/, it refuses, names them, and says the
