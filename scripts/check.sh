@@ -678,6 +678,15 @@ test_vm_bench_harness_tests() {
 	vm -- "${cmd}true"
 }
 
+# make bench runs the base's registry in the VM: the guest's suite.sh must get BASE too (without it
+# make bench BASE=6.12 ran 6.1's trigger rows, and failed trig-base).
+test_vm_bench_runs_the_base_registry() {
+	local name out
+	name=$(awk '$1 !~ /^#/ && NF { print $2; exit }' "$BASE_CONFIG/benchmarks")
+	out=$(BENCHS=$name "$S/bench.sh" 2>&1) || { echo "$out" | tail -n 20; return 1; }
+	echo "$out" | grep "^lab-result: $name " || { echo "$out" | tail -n 20; echo "no result for $name"; return 1; }
+}
+
 # htab-mem in the VM, in a mount namespace of its own: outcomes and memory of every use case, and
 # nothing left in the mounts or the cgroup hierarchy after a normal exit, SIGTERM, SIGKILL,
 # SIGPIPE (`| head -1`) or a run that had to mount cgroup2 itself.
@@ -745,7 +754,8 @@ test_freelist_harness() {
 base_tests=(tree series_applies_to_pristine_base series_round_trip_is_exact mbox_applies_with_git_am
 	mbox_applies_with_b4_am series_quality_gates kernel_builds bench_builds vm_returns_exit_status
 	vm_has_possible_cpus vm_attaches_fentry_program trigger_producers_make_equal_syscalls
-	bench_options_and_outcomes_on_host vm_bench_harness_tests freelist_harness)
+	bench_options_and_outcomes_on_host vm_bench_harness_tests vm_bench_runs_the_base_registry
+	freelist_harness)
 other_bases=$(lab_bases | grep -vxF "$default_base" || true)
 
 # declare -F sorts by name; run in the order of this file instead.
