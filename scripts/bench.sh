@@ -32,6 +32,6 @@ else
 	kernel=$("$LAB_ROOT/scripts/kernel.sh" "$rev")
 	step "running the benchmark suite in the VM (${CPUS:-2} CPUs, ${MAXCPUS:-${CPUS:-2}} possible$([[ ${ICOUNT:-0} == 1 ]] && echo ', icount clock'))" \
 		"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -t "${TIMEOUT:-1200}" -- \
-		"BASE=$BASE $LAB_ROOT/scripts/suite.sh -b $bench_dir -w vm ${BENCHS:-}"
+		"$LAB_ROOT/scripts/suite.sh -b $bench_dir -w vm ${BENCHS:-}"
 fi
 note "make bench: done in $((SECONDS - start))s"

@@ -171,6 +171,7 @@ fi
 printf '%s\n' "$*" >"$run_dir/cmd"
 pwd >"$run_dir/cwd"
 echo "$HOME" >"$run_dir/home"
+echo "$BASE" >"$run_dir/base"	# the lab's scripts in the guest work on the same base
 console=$run_dir/console.log	# ttyS0: the kernel's messages
 output=$run_dir/output.log	# ttyS1: the command's output and exit status
 : >"$console"
