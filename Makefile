@@ -18,7 +18,7 @@ export REV BENCHS
 unexport CMD
 cmd_quoted = '$(subst ','\'',$(value CMD))'
 
-.PHONY: help deps base tree series kernel bench-build vm bench host-bench check compare scaling check-debug gates mbox
+.PHONY: help deps base tree series kernel bench-build vm bench host-bench check compare scaling check-debug gates mbox regress
 
 help:
 	@echo "make bench        the main job: build what is missing, run the benchmark suite in the VM"
@@ -31,6 +31,7 @@ help:
 	@echo "make vm CMD='…'   boot the kernel of REV and run CMD in it (CPUS, MAXCPUS, MEM, TIMEOUT, SILENCE, ICOUNT, ACCEL)"
 	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
 	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host)"
+	@echo "make regress      the kernel's BPF selftests (4 suites) on base and series, CI's config, in the VM (SUITES, TESTS, PLANT, LIMIT)"
 	@echo "make deps         install the Debian packages the lab needs"
 	@echo "Every target works on one base: BASE=6.1 (default) or BASE=6.12 (config/<base>/, patches/<base>/)"
 
@@ -80,3 +81,9 @@ gates: tree
 
 mbox: tree
 	@scripts/mbox.sh
+
+# SUITES: some of test_progs test_progs-no_alu32 test_maps test_verifier; TESTS: test_progs tests
+# (comma-separated globs); PLANT: a patch applied on the series (lab/plants/NAME.patch);
+# RECORD=1: copy the results to Documentation/results/regress-<base>/
+regress: tree
+	@$(S)/regress.sh $(if $(TESTS),-a "$(TESTS)") $(if $(PLANT),-p "$(PLANT)") $(if $(filter 1,$(RECORD)),-R) $(SUITES)

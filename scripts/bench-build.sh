@@ -2,7 +2,7 @@
 # Build the BPF selftests `bench` (or other selftests targets) of one commit of the tree and print
 # the directory holding the result. Built with the selftests Makefile: in-tree libbpf and bpftool,
 # Debian's clang, vmlinux.h from the BTF of the kernel built for the same commit.
-#   scripts/bench-build.sh [-c bench|selftests|debug] <commit-ish> [target...]   (default target: bench)
+#   scripts/bench-build.sh [-c bench|selftests|debug|regress] <commit-ish> [target...]   (default target: bench)
 # `bench` alone is built out of tree and its directory holds bench and benchs/. Other targets
 # (test_progs, test_maps) are built in the source tree, as 6.1's Makefile assumes for
 # urandom_read and bpf_testmod.ko: in a worktree of their own, so that their generated headers
@@ -10,15 +10,16 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-config=bench
-while getopts c: opt; do
+config=bench name_only=0
+while getopts c:n opt; do
 	case $opt in
 	c) config=$OPTARG ;;
-	*) die "usage: bench-build.sh [-c bench|selftests|debug] <commit-ish> [target...]" ;;
+	n) name_only=1 ;;	# print the directory the build is (or would be) in, build nothing
+	*) die "usage: bench-build.sh [-c bench|selftests|debug|regress] [-n] <commit-ish> [target...]" ;;
 	esac
 done
 shift $((OPTIND - 1))
-[[ $# -ge 1 ]] || die "usage: bench-build.sh [-c bench|selftests|debug] <commit-ish> [target...]"
+[[ $# -ge 1 ]] || die "usage: bench-build.sh [-c bench|selftests|debug|regress] [-n] <commit-ish> [target...]"
 commit=$(tree_commit "$1")
 shift
 targets=("${@:-bench}")
@@ -27,12 +28,15 @@ src=$BUILD_SRC
 if [[ ${targets[*]} == bench ]]; then
 	out=$BASE_CACHE/bench/$tools
 	[[ $config == bench ]] || out=$out-$config
-	[[ -x $out/bench ]] && { echo "$out"; exit 0; }
+	[[ -x $out/bench ]] || ((name_only)) && { echo "$out"; exit 0; }
 	obj=$BASE_CACHE/obj/selftests-bpf${config#bench}
 	make_args=(OUTPUT="$obj")
 else
 	out=$BASE_CACHE/selftests/$tools-$config
-	[[ -x $out/test_progs ]] && { echo "$out"; exit 0; }
+	# bpf_testmod.ko carries the kernel's version (with its git hash): the regress selftests are
+	# per kernel, so that a kernel that differs only outside tools/ gets a module it loads.
+	[[ $config != regress ]] || out+=-$(basename "$("$LAB_ROOT/scripts/kernel.sh" -n -c "$config" "$commit")")
+	[[ -x $out/test_progs ]] || ((name_only)) && { echo "$out"; exit 0; }
 	src=$BASE_CACHE/selftests-src
 	obj=$src/tools/testing/selftests/bpf
 	make_args=(KDIR="$BASE_CACHE/obj/$config")
@@ -40,7 +44,10 @@ fi
 selftests=$src/tools/testing/selftests/bpf
 need clang llc llvm-strip pahole
 
-kernel=$("$LAB_ROOT/scripts/kernel.sh" -c "$config" "$commit")
+# In-tree builds link bpf_testmod.ko against the kernel's object directory: it must hold this commit.
+kernel_opts=(-c "$config")
+[[ ${targets[*]} == bench ]] || kernel_opts+=(-o)
+kernel=$("$LAB_ROOT/scripts/kernel.sh" "${kernel_opts[@]}" "$commit")
 lock_build_src
 if [[ $src != "$BUILD_SRC" ]] && ! git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
 	rm -rf "$src"

@@ -747,6 +747,46 @@ test_freelist_harness() {
 	PFL_MT_REPS=1 PFL_MT_MS=20 "$LAB_ROOT/tools/testing/pcpu_freelist/run.sh" mt base series freelist-bitmap-v1
 }
 
+test_regress_results() {
+	cd "$S" && /usr/bin/python3 test_regress_results.py -v
+}
+
+# Every entry of a DENYLIST names its reason, as upstream's do: `test[/subtest]  # reason`.
+test_regress_denylists_give_reasons() {
+	local f line bad=0 n=0
+	for f in "$LAB_ROOT"/config/*/DENYLIST*; do
+		[[ -f $f ]] || continue
+		while IFS= read -r line; do
+			[[ -z ${line//[[:space:]]/} || $line == '#'* ]] && continue
+			n=$((n + 1))
+			[[ $line =~ ^[^#[:space:]]+[[:space:]]+#[[:space:]]*[^[:space:]] ]] || {
+				echo "$f: no reason given: $line"
+				bad=1
+			}
+		done <"$f"
+	done
+	echo "$n entries"
+	((n > 0 && bad == 0))
+}
+
+# CI's share of make regress: the series' kernel, built from the selftests' own config, runs
+# test_maps, test_verifier and the test_progs tests of the code the series touches
+# (config/ALLOWLIST) in the VM, and nothing that passes in the base's recorded full run fails.
+test_vm_regress_touched() {
+	"$S/regress.sh" -B "$LAB_ROOT/Documentation/results/regress-$BASE/base" -o "$scratch/regress" \
+		-a "$(list_entries "$LAB_ROOT/config/ALLOWLIST" | paste -sd,)" test_progs test_maps test_verifier
+}
+
+# A freelist that loses a node now and then (lab/plants/freelist-lossy-pop.patch) is a regression
+# that make regress names: test_maps fills preallocated hash maps to the last element.
+test_vm_regress_catches_a_lossy_freelist() {
+	local out rc=0
+	out=$("$S/regress.sh" -B "$LAB_ROOT/Documentation/results/regress-$BASE/base" -o "$scratch/plant" \
+		-p "$LAB_ROOT/lab/plants/freelist-lossy-pop.patch" test_maps 2>&1) || rc=$?
+	echo "$out"
+	((rc == 1)) && grep -q '^REGRESSION: test_maps: test_maps: base OK, series ' <<<"$out"
+}
+
 # The tests of a series, which run on every base: its tree is made first (as for the default base:
 # on an empty cache the tests after it need the tree), the series applies and round-trips, passes
 # its gates, its kernel and bench build, boot and run its benchmarks, and the harness runs on its

@@ -102,6 +102,35 @@ lock_tree() {
 	fi
 }
 
+# list_entries FILE...: the entries of upstream-format lists (DENYLIST, ALLOWLIST): one per line,
+# `#` comments and blank lines dropped; files that do not exist are empty
+list_entries() {
+	local f
+	for f in "$@"; do
+		[[ ! -f $f ]] || sed 's/#.*//; s/[[:space:]]*$//; s/^[[:space:]]*//; /^$/d' "$f"
+	done
+}
+
+# patched_commit REV PATCH: REV with PATCH applied on top (git am), a commit of the tree kept as
+# the tag lab-patched/<patch name>-<hash of REV and PATCH>; prints it. Lab variants and plants.
+patched_commit() {
+	local rev name tag wt
+	rev=$(tree_commit "$1")
+	name=$(basename "$2" .patch)
+	tag=lab-patched/$name-$({ echo "$rev"; cat "$2"; } | sha1sum | cut -c1-8)
+	if ! git -C "$TREE" rev-parse -q --verify "$tag" >/dev/null; then
+		wt=$(mktemp -d "$BASE_CACHE/patched.XXXXXX")
+		git -C "$TREE" worktree add -q --detach "$wt" "$rev"
+		if ! "$LAB_ROOT/scripts/apply-series.sh" "$wt" "$2" >&2; then
+			git -C "$TREE" worktree remove --force "$wt"
+			return 1
+		fi
+		git -C "$TREE" tag "$tag" "$(git -C "$wt" rev-parse HEAD)"
+		git -C "$TREE" worktree remove --force "$wt"
+	fi
+	git -C "$TREE" rev-parse "$tag^{commit}"
+}
+
 # commit_key DIR COMMIT and patch_key PATCH: the same line for a commit and the patch it came from
 # (or that format-patch makes of it): git patch-id of the change, and a hash of the message.
 commit_key() {
@@ -261,6 +290,7 @@ check_knobs() {
 	done
 	[[ -z ${TIMEOUT:-} || $TIMEOUT =~ ^[1-9][0-9]*$ ]] || knob_bad TIMEOUT "expected a positive number of seconds"
 	[[ -z ${SILENCE:-} || $SILENCE =~ ^[1-9][0-9]*$ ]] || knob_bad SILENCE "expected a positive number of seconds"
+	[[ -z ${LIMIT:-} || $LIMIT =~ ^[1-9][0-9]*$ ]] || knob_bad LIMIT "expected a positive number of seconds (a test's time limit)"
 	[[ -z ${MEM:-} || $MEM =~ ^[1-9][0-9]*[MG]$ ]] || knob_bad MEM "expected a size like 512M or 2G"
 	if [[ -n ${BENCHS:-} ]]; then
 		# shellcheck disable=SC2086 # a list of words

@@ -40,22 +40,14 @@ mkdir -p "$out"
 
 # Resolve a variant name to a commit of the tree.
 variant_commit() {
-	local v=$1 patch tag wt
+	local v=$1 patch
 	case $v in
 	base) git -C "$TREE" rev-parse "$BASE_TAG" ;;
 	series) git -C "$TREE" rev-parse HEAD ;;
 	*)
 		patch=$LAB_ROOT/lab/variants/$v.patch
 		if [[ -f $patch ]]; then
-			tag=lab-variant/$v-$(sha1sum <"$patch" | cut -c1-8)
-			if ! git -C "$TREE" rev-parse -q --verify "$tag" >/dev/null; then
-				wt=$(mktemp -d "$BASE_CACHE/variant.XXXXXX")
-				git -C "$TREE" worktree add -q --detach "$wt" "$BASE_TAG"
-				"$LAB_ROOT/scripts/apply-series.sh" "$wt" "$patch" >&2
-				git -C "$TREE" tag "$tag" "$(git -C "$wt" rev-parse HEAD)"
-				git -C "$TREE" worktree remove --force "$wt"
-			fi
-			git -C "$TREE" rev-parse "$tag"
+			patched_commit "$BASE_TAG" "$patch"
 		else
 			git -C "$TREE" rev-parse --verify -q "$v^{commit}" ||
 				die "unknown variant '$v' (base, series, a commit of the tree, or lab/variants/NAME.patch)"

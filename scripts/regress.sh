@@ -1,0 +1,220 @@
+#!/bin/bash
+# The kernel's own BPF selftests on the base and on the series, in the VM, the way BPF CI runs them:
+# a kernel built from the selftests' config (kernel.sh -c regress), test_progs, test_progs-no_alu32,
+# test_maps and test_verifier built from the same commit, run on the base commit and on the series.
+#   scripts/regress.sh [-b REV | -B DIR] [-r REV] [-p PATCH] [-a TESTS] [-o DIR] [-R] [suite...]
+#     -b REV    the base commit (default lab-base)
+#     -B DIR    the base's results recorded in DIR (-R), not run again: they must be of the kernel
+#               and the selftests that the base builds today
+#     -r REV    the series commit (default HEAD)
+#     -p PATCH  run the series with PATCH applied on top (a plant, lab/plants/NAME.patch)
+#     -a TESTS  test_progs tests to run (comma-separated globs; default all of them)
+#     -o DIR    results go to DIR/base and DIR/series, run afresh (default: the cache, reused)
+#     -R        record: copy the results and a summary to Documentation/results/regress-<base>/
+#     suite     test_progs test_progs-no_alu32 test_maps test_verifier (default: all four)
+# Tests in config/<base>/DENYLIST (and DENYLIST.<suite>), upstream's format, are not run. Each test
+# of test_progs runs under LIMIT seconds (default 900), test_maps and test_verifier (run whole) under
+# 4 × LIMIT; a kernel that dies in a test (CRASH, HANG) is booted again
+# for the tests after it. Results are kept per kernel and suite in the cache and reused: a run cut
+# short resumes. Prints pass/fail/skip per suite and kernel; exits 1 if a test that passes (or
+# skips) on the base does not pass on the series, naming it, or if the base fails a test that the
+# denylist does not name.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	sed -n '5,16s/^# \{0,1\}//p' "$0"
+	exit "${1:-0}"
+}
+args=("$@")
+all_suites=(test_progs test_progs-no_alu32 test_maps test_verifier)
+base_rev=$BASE_TAG series_rev=HEAD allow='' plant='' recorded='' results='' record=0
+while getopts b:B:r:p:a:o:Rh opt; do
+	case $opt in
+	b) base_rev=$OPTARG ;;
+	B) recorded=$OPTARG ;;
+	o) results=$OPTARG ;;
+	R) record=1 ;;
+	r) series_rev=$OPTARG ;;
+	p) plant=$OPTARG ;;
+	a) allow=$OPTARG ;;
+	h) usage ;;
+	*) usage 2 >&2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+suites=("${@:-${all_suites[@]}}")
+for s in "${suites[@]}"; do
+	[[ " ${all_suites[*]} " == *" $s "* ]] || die "unknown suite '$s' (expected: ${all_suites[*]})"
+done
+limit=${LIMIT:-900}
+need python3 timeout
+
+# denylist SUITE: the DENYLIST entries for SUITE, one per line, comments and blanks removed
+denylist() {
+	list_entries "$BASE_CONFIG/DENYLIST" "$BASE_CONFIG/DENYLIST.$1"
+}
+
+# run_suite KERNEL SELFTESTS DIR SUITE: the suite's results in DIR/SUITE.json (kept: reused)
+run_suite() {
+	local kernel=$1 st=$2 dir=$3 suite=$4 out todo deny started why t status start suite_limit
+	out=$dir/$suite
+	[[ ! -f $out.json ]] || { note "$suite: results kept from an earlier run ($out.json)"; return 0; }
+	todo=$out.todo
+	suite_limit=$limit
+	[[ $suite == test_progs* ]] || suite_limit=$((4 * limit))
+	deny=$(denylist "$suite" | grep '/' | paste -sd, || true)
+	: >"$out.denied"
+	if [[ $suite == test_progs* ]]; then
+		# The tests to run, in test_progs' order; whole tests on the denylist are not started.
+		(cd "$st" && "./$suite" -l ${allow:+-a "$allow"}) >"$out.all" ||
+			die "$st/$suite -l failed"
+		denylist "$suite" | grep -v '/' >"$out.deny-tests" || true
+		# One line per test to run: its name, and what to pass to -a (the test, or those of the
+		# -a entries that select some of its subtests).
+		python3 - "$out.all" "$out.deny-tests" "$todo" "$out.denied" "$allow" <<-'EOF'
+			import fnmatch, sys
+			names = open(sys.argv[1]).read().split()
+			deny = open(sys.argv[2]).read().split()
+			allow = [a for a in sys.argv[5].split(",") if a]
+			with open(sys.argv[3], "w") as run, open(sys.argv[4], "w") as denied:
+			    for n in names:
+			        if any(fnmatch.fnmatchcase(n, d) for d in deny):
+			            print(n, file=denied)
+			            continue
+			        sel = [a for a in allow if fnmatch.fnmatchcase(n, a.split("/")[0])]
+			        print(n, n if not sel or n in sel else ",".join(sel), file=run)
+		EOF
+	else
+		echo "$suite" >"$todo"
+	fi
+	# A run cut short (Ctrl-C, the end of a session) resumes after the last test it finished.
+	if [[ -s $out.out ]]; then
+		sed -n 's/^lab-regress: \(end\|lost\) \([^ ]*\).*/\2/p' "$out.out" | sort -u >"$out.finished"
+		awk 'NR == FNR { done[$1]; next } !($1 in done)' "$out.finished" "$todo" >"$todo.tmp"
+		mv "$todo.tmp" "$todo"
+		note "$suite: resuming after $(wc -l <"$out.finished") finished tests"
+	fi
+	touch "$out.out"
+	# Ctrl-C reaches QEMU too, and vm.sh may then report anything: an interrupted run is not a
+	# crash, and ends here (the next run resumes).
+	interrupted=0
+	trap 'interrupted=1' INT TERM
+	while [[ -s $todo ]]; do
+		note "$suite: $(wc -l <"$todo") tests to run on $(basename "$kernel")"
+		start=$SECONDS status=0
+		"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c 2 -p "${MAXCPUS:-8}" -m "${MEM:-4G}" \
+			-t "${TIMEOUT:-21600}" -s "${SILENCE:-$((suite_limit + 120))}" -- \
+			bash "$LAB_ROOT/scripts/regress-guest.sh" "$st" "$suite" "$suite_limit" "$todo" "$deny" \
+			>>"$out.out" 2>>"$out.console" || status=$?
+		# the suite's wall time, VM boots included, over every run of it (resumed ones too)
+		echo $(($(cat "$out.wall" 2>/dev/null || echo 0) + SECONDS - start)) >"$out.wall"
+		((!interrupted)) || { note "$suite: interrupted"; exit 130; }
+		grep -qx 'lab-regress: done' "$out.out" && break
+		# The VM died in the last test started: mark it, and boot again for the tests after it.
+		started=$(sed -n 's/^lab-regress: start \(.*\)/\1/p' "$out.out" | tail -n1)
+		[[ -n $started ]] && ! grep -q "^lab-regress: end $started " "$out.out" ||
+			die "$suite: the VM ended (status $status) before a test started; see $out.console"
+		why=CRASH
+		tail -n 5 "$out.console" | grep -q 'VM timed out' && why=TIMEOUT
+		tail -n 5 "$out.console" | grep -q 'VM hangs' && why=HANG
+		echo "lab-regress: lost $started $why" >>"$out.out"
+		note "$suite: $started: $why; the tests after it run in a new VM"
+		t=$(grep -n -- "^$started\( \|\$\)" "$todo" | cut -d: -f1)
+		sed -i "1,${t}d" "$todo"
+	done
+	python3 "$LAB_ROOT/scripts/regress_results.py" parse "$suite" "$out.out" "$out.denied" "$(cat "$out.wall" 2>/dev/null || echo 0)" "$out.console" >"$out.json.tmp"
+	mv "$out.json.tmp" "$out.json"
+}
+
+# selection_key: what the results depend on besides the kernel, the selftests and -a
+selection_key() {
+	{ denylist test_progs; denylist test_progs-no_alu32; echo "$limit ${MAXCPUS:-8}"; } | sha1sum | cut -c1-8
+}
+
+# run_kernel SIDE REV: build the regress kernel and selftests of REV, run the suites; prints the
+# results directory
+run_kernel() {
+	local side=$1 rev=$2 commit st kernel full dir s
+	commit=$(tree_commit "$rev")
+	st=$("$LAB_ROOT/scripts/bench-build.sh" -c regress "$commit" test_progs test_progs-no_alu32 test_maps test_verifier)
+	kernel=$("$LAB_ROOT/scripts/kernel.sh" -c regress "$commit")
+	# In the cache, a run of some test_progs tests (-a) has a directory of its own; the other
+	# suites' results are those of the full run, shared.
+	full=$BASE_CACHE/regress/$(basename "$st")-$(selection_key)
+	dir=$full
+	[[ -z $allow ]] || dir+=-$(sha1sum <<<"$allow" | cut -c1-8)
+	[[ -z $results ]] || full=$results/$side dir=$results/$side
+	mkdir -p "$dir" "$full"
+	printf 'commit %s\nkernel %s\nselftests %s\nselection %s\n' "$(git -C "$TREE" log -1 --format='%H %s' "$commit")" \
+		"$(basename "$kernel")" "$(basename "$st")" "$(selection_key)" | tee "$full/about" >"$dir/about"
+	for s in "${suites[@]}"; do
+		if [[ $s == test_progs* ]]; then
+			run_suite "$kernel" "$st" "$dir" "$s" >&2
+		else
+			run_suite "$kernel" "$st" "$full" "$s" >&2
+			[[ $dir == "$full" ]] || ln -sfn "$full/$s.json" "$dir/$s.json"
+		fi
+	done
+	echo "$dir"
+}
+
+# check_recorded DIR: DIR holds results of the base as it builds today
+check_recorded() {
+	local dir=$1 commit want
+	[[ -f $dir/about ]] || die "-B $dir: no recorded results there (about missing)"
+	commit=$(tree_commit "$base_rev")
+	want=$(printf 'kernel %s\nselftests %s\nselection %s' \
+		"$(basename "$("$LAB_ROOT/scripts/kernel.sh" -n -c regress "$commit")")" \
+		"$(basename "$("$LAB_ROOT/scripts/bench-build.sh" -n -c regress "$commit" test_progs)")" "$(selection_key)")
+	[[ $(sed -n '/^kernel /p; /^selftests /p; /^selection /p' "$dir/about") == "$want" ]] ||
+		die "-B $dir: recorded for another kernel, selftests or selection than the base builds now (record again: make regress RECORD=1)"
+	for s in "${suites[@]}"; do
+		[[ -f $dir/$s.json ]] || die "-B $dir: no recorded results of $s"
+	done
+}
+
+[[ -z $plant || -f $plant ]] || die "-p $plant: no such patch"
+[[ -z $recorded || -d $recorded ]] || die "-B $recorded: no such directory"
+[[ -z $results ]] || { rm -rf "$results/base" "$results/series"; mkdir -p "$results"; }
+lock_tree
+if [[ -n $plant ]]; then
+	series_rev=$(patched_commit "$series_rev" "$plant") || die "-p $plant does not apply on $series_rev"
+fi
+start=$SECONDS
+if [[ -n $recorded ]]; then
+	check_recorded "$recorded"
+	base_dir=$recorded
+else
+	base_dir=$(run_kernel base "$base_rev")
+fi
+series_dir=$(run_kernel series "$series_rev")
+if [[ -z $results ]]; then
+	ln -sfn "$base_dir" "$BASE_CACHE/regress/base"
+	ln -sfn "$series_dir" "$BASE_CACHE/regress/series"
+fi
+summary=$(python3 "$LAB_ROOT/scripts/regress_results.py" summary base="$base_dir" series="$series_dir")
+rc=0
+diff=$(python3 "$LAB_ROOT/scripts/regress_results.py" diff "$base_dir" "$series_dir" "$allow") || rc=$?
+echo "$summary"
+echo "$diff"
+if ((record)); then
+	doc=$LAB_ROOT/Documentation/results/regress-$BASE
+	rm -rf "$doc/base" "$doc/series"
+	mkdir -p "$doc"
+	cp -rL "$base_dir" "$doc/base" && cp -rL "$series_dir" "$doc/series"
+	find "$doc/base" "$doc/series" -type f ! -name '*.json' ! -name about -delete
+	{
+		echo "# make regress on $BASE: the BPF selftests on the base and on the series"
+		echo
+		echo "Command: \`BASE=$BASE scripts/regress.sh ${args[*]}\` (LIMIT=$limit, MAXCPUS=${MAXCPUS:-8}), $(date -u '+%F'), $((SECONDS - start)) s in all."
+		echo
+		echo "$summary"
+		echo
+		echo '```'
+		echo "$diff"
+		echo '```'
+	} >"$doc/summary.md"
+	note "recorded in ${doc#"$LAB_ROOT"/}"
+fi
+exit "$rc"

@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Results of the BPF selftests runs of scripts/regress.sh.
+
+  regress_results.py parse SUITE OUTPUT DENIED WALL [CONSOLE] > SUITE.json
+      one suite's output (regress-guest.sh markers and the suite's own lines, with the host's
+      `lab-regress: lost NAME WHY` lines for a VM that died) to one record per test and subtest;
+      the kernel's splats on CONSOLE, each with the test it came in
+  regress_results.py summary LABEL=DIR...
+      pass / fail / skip counts and wall time per suite, a Markdown table
+  regress_results.py diff BASE-DIR SERIES-DIR
+      tests that pass (or skip) on the base and do not pass on the series; exit 1 if any, naming them
+
+A result is OK, SKIP, FAIL, TIMEOUT (the test's time limit), CRASH (the kernel died in it), HANG (the
+guest went silent in it) or DENIED (listed in the base's DENYLIST: not run).
+"""
+import fnmatch
+import json
+import os
+import re
+import sys
+
+BAD = ("FAIL", "TIMEOUT", "CRASH", "HANG")
+# What starts a splat in the kernel log: BPF CI's SPLAT list, and lockdep's and KCSAN's reports.
+SPLAT = re.compile(r"\b(BUG|WARNING|UBSAN|Oops)[: ]|watchdog: .*lockup|rcu: INFO: .*stall|"
+                   r"INFO: task .* blocked|possible (recursive|circular) locking|"
+                   r"inconsistent lock state|Kernel panic")
+KMSG = re.compile(r"^\[\s*\d+\.\d+\]\s*")
+MARK = re.compile(r"^lab-regress: (start|end|lost) (\S+)(?: (.*))?$")
+# test_progs: "#86/1    htab_update/reenter_update:OK", "#86      htab_update:OK"; split on the
+# last ':' (subtest names may hold ':' and spaces)
+PROGS = re.compile(r"^#(\d+)(?:/(\d+))?\s+(.*):(OK|SKIP|FAIL)$")
+# test_verifier: "#12/p DESCR " and then "OK", "N cases OK", "OK (NOTE: ...)", "SKIP (...)" or
+# "FAIL..." (the description may hold these words too); named "12/p DESCR", by index: the series
+# does not touch verifier/, and descriptions repeat
+VERIFIER = re.compile(r"^#(\d+)/([pu]) (.*?) ((?:\(run \d+/\d+\) )*(?:\d+ cases )?OK(?: \(NOTE[^)]*\))?"
+                      r"|SKIP(?: \(.*\))?|(?:\(run \d+/\d+\) )*FAIL.*)$")
+# test_maps' map_tests: "test_task_storage_map_stress_lookup:PASS", "... SKIP (...)"
+MAPS = re.compile(r"^(test_\w+):(PASS|FAIL)|^(\w+) SKIP\b")
+
+
+def splats(console):
+    """(test, first line) of each splat in the kernel log, addresses and numbers blanked."""
+    found, test = [], None
+    with open(console, errors="replace") as f:
+        for line in f:
+            line = KMSG.sub("", line.rstrip("\r\n"))
+            m = MARK.match(line)
+            if m:
+                test = m.group(2) if m.group(1) == "start" else None
+            elif SPLAT.search(line):
+                sig = re.sub(r"0x[0-9a-f]+|\b\d+\b", "N", line)
+                found.append({"test": test, "splat": sig})
+    return found
+
+
+def parse(suite, output, denied_file, wall, console=None):
+    tests, order = {}, []
+
+    def put(name, result, **extra):
+        if name not in tests:
+            order.append(name)
+        tests[name] = dict(tests.get(name, {}), name=name, result=result, **extra)
+
+    with open(denied_file) as f:
+        for name in f.read().split():
+            put(name, "DENIED")
+    with open(output, errors="replace") as f:
+        lines = [line.rstrip("\r\n") for line in f]
+    for line in lines:
+        m = MARK.match(line)
+        if m:
+            what, name, rest = m.groups()
+            if what == "end":
+                kv = dict(x.split("=", 1) for x in (rest or "").split())
+                rc, secs = int(kv.get("rc", 1)), int(kv.get("secs", 0))
+                prev = tests.get(name, {}).get("result")
+                if rc == 137:
+                    put(name, "TIMEOUT", secs=secs, rc=rc)
+                elif suite in ("test_maps", "test_verifier") or prev is None:
+                    put(name, "OK" if rc == 0 else "FAIL", secs=secs, rc=rc)
+                elif rc != 0 and prev not in BAD:
+                    put(name, "FAIL", secs=secs, rc=rc)  # non-zero exit, no failed subtest
+                else:
+                    put(name, prev, secs=secs, rc=rc)
+            elif what == "lost":
+                put(name, (rest or "CRASH").split()[0])
+            continue
+        if suite.startswith("test_progs"):
+            m = PROGS.match(line)
+            if m:
+                put(m.group(3), m.group(4))
+        elif suite == "test_verifier":
+            m = VERIFIER.match(line)
+            if m:
+                result = m.group(4).split()[-1] if "OK" in m.group(4).split() else m.group(4)
+                put(f"{m.group(1)}/{m.group(2)} {m.group(3)}",
+                    "FAIL" if "FAIL" in result else "SKIP" if result.startswith("SKIP") else "OK")
+        elif suite == "test_maps":
+            m = MAPS.match(line)
+            if m:
+                if m.group(1):
+                    put("test_maps/" + m.group(1), "OK" if m.group(2) == "PASS" else "FAIL")
+                else:
+                    put("test_maps/" + m.group(3), "SKIP")
+    # One test a line: the records are kept in git (Documentation/results) and diffed there.
+    print('{"suite": %s, "wall": %d, "splats": [' % (json.dumps(suite), int(wall)))
+    print(",\n".join(json.dumps(x) for x in (splats(console) if console else [])))
+    print('], "tests": [')
+    print(",\n".join(json.dumps(tests[n]) for n in order))
+    print("]}")
+
+
+def load(kdir):
+    suites = {}
+    for name in sorted(os.listdir(kdir)):
+        if name.endswith(".json"):
+            with open(os.path.join(kdir, name)) as f:
+                d = json.load(f)
+            suites[d["suite"]] = d
+    return suites
+
+
+def counts(d):
+    c = {"tests": 0, "subtests": 0, "OK": 0, "SKIP": 0, "bad": 0, "DENIED": 0}
+    for t in d["tests"]:
+        c["subtests" if "/" in t["name"] else "tests"] += 1
+        r = t["result"]
+        c["bad" if r in BAD else r] += 1
+    return c
+
+
+def summary(args):
+    print("| kernel | suite | tests | subtests | OK | SKIP | FAIL etc. | DENIED | wall |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    dirs = [a.split("=", 1) for a in args]
+    for label, kdir in dirs:
+        for suite, d in load(kdir).items():
+            c = counts(d)
+            w = d["wall"]
+            print(f"| {label} | {suite} | {c['tests']} | {c['subtests']} | {c['OK']} | {c['SKIP']} "
+                  f"| {c['bad']} | {c['DENIED']} | {w // 60} min {w % 60:02d} s |")
+    for label, kdir in dirs:
+        for suite, d in load(kdir).items():
+            for t in d["tests"]:
+                if t["result"] in BAD:
+                    print(f"{label}: {suite}: {t['name']}: {t['result']}")
+            for x in d.get("splats", []):
+                print(f"{label}: {suite}: splat in {x['test']}: {x['splat']}")
+
+
+def allowed(suite, name, allow):
+    """Whether test_progs -a ALLOW runs NAME (a test, or test/subtest)."""
+    if not allow or not suite.startswith("test_progs"):
+        return True
+    test, _, sub = name.partition("/")
+    for entry in allow:
+        etest, _, esub = entry.partition("/")
+        if fnmatch.fnmatchcase(test, etest) and (not esub or not sub or fnmatch.fnmatchcase(sub, esub)):
+            return True
+    return False
+
+
+def diff(base_dir, series_dir, allow=""):
+    base, series = load(base_dir), load(series_dir)
+    allow = [a for a in allow.split(",") if a]
+    for suite, d in base.items():
+        d["tests"] = [t for t in d["tests"] if allowed(suite, t["name"], allow)]
+    broken, fixed, unlisted = [], [], []
+    for suite, b in base.items():
+        unlisted += [f"{suite}: {t['name']}: {t['result']}" for t in b["tests"] if t["result"] in BAD]
+        if suite not in series:
+            continue
+        s = {t["name"]: t["result"] for t in series[suite]["tests"]}
+        for t in b["tests"]:
+            got = s.get(t["name"], "MISSING")
+            if t["result"] in ("OK", "SKIP") and got not in ("OK", "SKIP"):
+                broken.append(f"{suite}: {t['name']}: base {t['result']}, series {got}")
+            elif t["result"] in BAD and got == "OK":
+                fixed.append(f"{suite}: {t['name']}: base {t['result']}, series OK")
+    for suite, d in series.items():
+        known = {(x["test"], x["splat"]) for x in base.get(suite, {}).get("splats", [])}
+        for x in d.get("splats", []):
+            if (x["test"], x["splat"]) not in known:
+                broken.append(f"{suite}: {x['test']}: kernel splat not seen on the base: {x['splat']}")
+    for line in fixed:
+        print(f"note: fails on the base, passes on the series: {line}")
+    for line in broken:
+        print(f"REGRESSION: {line}")
+    for line in unlisted:
+        print(f"base failure not in the DENYLIST: {line}")
+    common = sorted(set(base) & set(series))
+    print(f"{len(broken)} tests pass on the base and not on the series ({', '.join(common)})")
+    if unlisted:
+        print(f"{len(unlisted)} base failures are not in the base's DENYLIST (name each, with its reason)")
+    return 1 if broken or unlisted else 0
+
+
+def main(argv):
+    if len(argv) in (6, 7) and argv[1] == "parse":
+        parse(*argv[2:])
+        return 0
+    if len(argv) >= 3 and argv[1] == "summary":
+        summary(argv[2:])
+        return 0
+    if len(argv) in (4, 5) and argv[1] == "diff":
+        return diff(*argv[2:])
+    print(__doc__.strip(), file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,178 @@
+#!/usr/bin/python3
+"""Unit tests of regress_results.py (make regress): parsing the suites' output, and the diff."""
+import contextlib
+import io
+import json
+import os
+import tempfile
+import unittest
+
+import regress_results as rr
+
+PROGS_OUT = """\
+lab-regress: start htab_update
+#86/1    htab_update/reenter_update:OK
+#86      htab_update:OK
+Summary: 1/1 PASSED, 0 SKIPPED, 0 FAILED
+lab-regress: end htab_update rc=0 secs=3
+lab-regress: start for_each
+#60/1    for_each/hash_map:OK
+#60/2    for_each/array_map:SKIP
+#60/3    for_each/pcpu: with spaces:FAIL
+#60      for_each:FAIL
+lab-regress: end for_each rc=1 secs=4
+lab-regress: start btf
+lab-regress: end btf rc=1 secs=2
+lab-regress: start timer
+lab-regress: end timer rc=137 secs=900
+lab-regress: start map_kptr
+lab-regress: lost map_kptr CRASH
+lab-regress: start lookup_and_delete
+#99      lookup_and_delete:OK
+lab-regress: end lookup_and_delete rc=0 secs=1
+lab-regress: done
+"""
+
+VERIFIER_OUT = """\
+lab-regress: start test_verifier
+#0/u invalid and of negative number OK
+#0/p invalid and of negative number OK
+#1/p unreachable FAIL
+Unexpected error message!
+#2/u with OK in it SKIP (unsupported)
+#3/p runs 2 cases OK
+#4/p misaligned OK (NOTE: not executed due to unknown alignment)
+#5/p retval (run 1/1) FAIL retval 2 != 1
+Summary: 2 PASSED, 1 SKIPPED, 1 FAILED
+lab-regress: end test_verifier rc=1 secs=100
+lab-regress: done
+"""
+
+
+class Results(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def path(self, *names):
+        p = os.path.join(self.dir.name, *names)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        return p
+
+    def parse(self, suite, text, denied=""):
+        with open(self.path("out"), "w") as f:
+            f.write(text)
+        with open(self.path("denied"), "w") as f:
+            f.write(denied)
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            rr.parse(suite, self.path("out"), self.path("denied"), "61")
+        return json.loads(buf.getvalue())
+
+    def results(self, d):
+        return {t["name"]: t["result"] for t in d["tests"]}
+
+    def test_test_progs(self):
+        d = self.parse("test_progs", PROGS_OUT, "get_stack_raw_tp\n")
+        self.assertEqual(self.results(d), {
+            "get_stack_raw_tp": "DENIED",
+            "htab_update/reenter_update": "OK", "htab_update": "OK",
+            "for_each/hash_map": "OK", "for_each/array_map": "SKIP",
+            "for_each/pcpu: with spaces": "FAIL", "for_each": "FAIL",
+            "btf": "FAIL",            # non-zero exit without a result line
+            "timer": "TIMEOUT",       # killed by its time limit
+            "map_kptr": "CRASH",      # the VM died in it
+            "lookup_and_delete": "OK"})
+        self.assertEqual(d["wall"], 61)
+
+    def test_splats_belong_to_their_test(self):
+        with open(self.path("console"), "w") as f:
+            f.write("[    1.000000] Linux version 6.1.192\n"
+                    "[    2.000000] lab-regress: start timer\n"
+                    "[    3.123456] WARNING: CPU: 1 PID: 77 at kernel/bpf/helpers.c:1100 foo+0x1f/0x30\n"
+                    "[    4.000000] lab-regress: end timer rc=0 secs=2\n"
+                    "[    5.000000] BUG: sleeping function called from invalid context\n")
+        with open(self.path("out"), "w") as f:
+            f.write(PROGS_OUT)
+        with open(self.path("denied"), "w") as f:
+            f.write("")
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            rr.parse("test_progs", self.path("out"), self.path("denied"), "1", self.path("console"))
+        d = json.loads(buf.getvalue())
+        self.assertEqual(d["splats"], [
+            {"test": "timer", "splat": "WARNING: CPU: N PID: N at kernel/bpf/helpers.c:N foo+N/N"},
+            {"test": None, "splat": "BUG: sleeping function called from invalid context"}])
+
+    def test_diff_names_a_new_splat(self):
+        self.write("base", "test_maps", {"test_maps": "OK"})
+        self.write("series", "test_maps", {"test_maps": "OK"})
+        with open(self.path("series", "test_maps.json")) as f:
+            d = json.load(f)
+        d["splats"] = [{"test": "test_maps", "splat": "possible circular locking dependency detected"}]
+        with open(self.path("series", "test_maps.json"), "w") as f:
+            json.dump(d, f)
+        rc, out = self.diff()
+        self.assertEqual(rc, 1)
+        self.assertIn("REGRESSION: test_maps: test_maps: kernel splat not seen on the base: possible circular", out)
+
+    def test_test_verifier(self):
+        d = self.parse("test_verifier", VERIFIER_OUT)
+        r = self.results(d)
+        self.assertEqual(r, {
+            "0/u invalid and of negative number": "OK", "0/p invalid and of negative number": "OK",
+            "1/p unreachable": "FAIL", "2/u with OK in it": "SKIP", "3/p runs": "OK",
+            "4/p misaligned": "OK", "5/p retval": "FAIL", "test_verifier": "FAIL"})
+
+    def write(self, kernel, suite, results):
+        tests = [{"name": n, "result": r} for n, r in results.items()]
+        with open(self.path(kernel, suite + ".json"), "w") as f:
+            json.dump({"suite": suite, "wall": 1, "tests": tests}, f)
+
+    def diff(self, allow=""):
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            rc = rr.diff(self.path("base"), self.path("series"), allow)
+        return rc, buf.getvalue()
+
+    def test_diff_same(self):
+        self.write("base", "test_progs", {"a": "OK", "b": "SKIP", "c": "DENIED"})
+        self.write("series", "test_progs", {"a": "OK", "b": "SKIP", "c": "DENIED"})
+        rc, out = self.diff()
+        self.assertEqual(rc, 0, out)
+        self.assertIn("0 tests pass on the base and not on the series", out)
+
+    def test_diff_names_each_regression(self):
+        self.write("base", "test_progs", {"a": "OK", "a/x": "OK", "b": "SKIP", "c": "OK", "d": "OK"})
+        self.write("series", "test_progs", {"a": "FAIL", "a/x": "FAIL", "b": "CRASH", "c": "OK"})
+        rc, out = self.diff()
+        self.assertEqual(rc, 1)
+        for line in ("test_progs: a: base OK, series FAIL", "test_progs: a/x: base OK, series FAIL",
+                     "test_progs: b: base SKIP, series CRASH", "test_progs: d: base OK, series MISSING"):
+            self.assertIn("REGRESSION: " + line, out)
+        self.assertNotIn(": c:", out)
+
+    def test_diff_of_a_selection(self):
+        # The base ran everything, the series only -a htab*,bpf_iter/bpf_hash_map.
+        self.write("base", "test_progs", {"htab_update": "OK", "htab_update/reenter": "OK",
+                                          "bpf_iter": "OK", "bpf_iter/bpf_hash_map": "OK",
+                                          "bpf_iter/ipv6_route": "OK", "btf": "OK"})
+        self.write("series", "test_progs", {"htab_update": "OK", "htab_update/reenter": "OK",
+                                            "bpf_iter": "OK", "bpf_iter/bpf_hash_map": "FAIL"})
+        self.write("base", "test_maps", {"test_maps": "OK"})
+        self.write("series", "test_maps", {"test_maps": "OK"})
+        rc, out = self.diff("htab*,bpf_iter/bpf_hash_map")
+        self.assertEqual(rc, 1)
+        self.assertIn("REGRESSION: test_progs: bpf_iter/bpf_hash_map: base OK, series FAIL", out)
+        self.assertIn("1 tests pass on the base and not on the series", out)
+
+    def test_diff_base_failure_must_be_denied(self):
+        self.write("base", "test_maps", {"test_maps": "FAIL"})
+        self.write("series", "test_maps", {"test_maps": "FAIL"})
+        rc, out = self.diff()
+        self.assertEqual(rc, 1)
+        self.assertIn("base failure not in the DENYLIST: test_maps: test_maps: FAIL", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
