@@ -59,7 +59,6 @@ denylist() {
 run_suite() {
 	local kernel=$1 st=$2 dir=$3 suite=$4 out todo deny started why t status start suite_limit
 	out=$dir/$suite
-	[[ ! -f $out.json ]] || { note "$suite: results kept from an earlier run ($out.json)"; return 0; }
 	todo=$out.todo
 	suite_limit=$limit
 	[[ $suite == test_progs* ]] || suite_limit=$((4 * limit))
@@ -88,12 +87,13 @@ run_suite() {
 	else
 		echo "$suite" >"$todo"
 	fi
-	# A run cut short (Ctrl-C, the end of a session) resumes after the last test it finished.
+	# Results are kept: a run cut short (Ctrl-C, the end of a session) resumes after the last test
+	# it finished, and a finished suite runs nothing again.
 	if [[ -s $out.out ]]; then
 		sed -n 's/^lab-regress: \(end\|lost\) \([^ ]*\).*/\2/p' "$out.out" | sort -u >"$out.finished"
 		awk 'NR == FNR { done[$1]; next } !($1 in done)' "$out.finished" "$todo" >"$todo.tmp"
 		mv "$todo.tmp" "$todo"
-		note "$suite: resuming after $(wc -l <"$out.finished") finished tests"
+		note "$suite: $(wc -l <"$out.finished") tests finished in an earlier run, $(wc -l <"$todo") to run ($out.out)"
 	fi
 	touch "$out.out"
 	# Ctrl-C reaches QEMU too, and vm.sh may then report anything: an interrupted run is not a
@@ -123,13 +123,17 @@ run_suite() {
 		t=$(grep -n -- "^$started\( \|\$\)" "$todo" | cut -d: -f1)
 		sed -i "1,${t}d" "$todo"
 	done
-	python3 "$LAB_ROOT/scripts/regress_results.py" parse "$suite" "$out.out" "$out.denied" "$(cat "$out.wall" 2>/dev/null || echo 0)" "$out.console" >"$out.json.tmp"
+	{ cat "$out.denied"; denylist "$suite"; } >"$out.deny-all"
+	python3 "$LAB_ROOT/scripts/regress_results.py" parse "$suite" "$out.out" "$out.deny-all" \
+		"$(cat "$out.wall" 2>/dev/null || echo 0)" "$out.console" >"$out.json.tmp"
 	mv "$out.json.tmp" "$out.json"
 }
 
-# selection_key: what the results depend on besides the kernel, the selftests and -a
+# selection_key: what the results depend on besides the kernel, the selftests and -a. Not the
+# DENYLIST: a test it names is DENIED in the results whether it ran before or not (a subtest entry
+# applies to the runs of its test after the change).
 selection_key() {
-	{ denylist test_progs; denylist test_progs-no_alu32; echo "$limit ${MAXCPUS:-8}"; } | sha1sum | cut -c1-8
+	echo "$limit ${MAXCPUS:-8}" | sha1sum | cut -c1-8
 }
 
 # run_kernel SIDE REV: build the regress kernel and selftests of REV, run the suites; prints the

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Results of the BPF selftests runs of scripts/regress.sh.
 
-  regress_results.py parse SUITE OUTPUT DENIED WALL [CONSOLE] > SUITE.json
+  regress_results.py parse SUITE OUTPUT DENYLIST WALL [CONSOLE] > SUITE.json
       one suite's output (regress-guest.sh markers and the suite's own lines, with the host's
       `lab-regress: lost NAME WHY` lines for a VM that died) to one record per test and subtest;
       the kernel's splats on CONSOLE, each with the test it came in
@@ -62,8 +62,7 @@ def parse(suite, output, denied_file, wall, console=None):
         tests[name] = dict(tests.get(name, {}), name=name, result=result, **extra)
 
     with open(denied_file) as f:
-        for name in f.read().split():
-            put(name, "DENIED")
+        deny = f.read().split()
     with open(output, errors="replace") as f:
         lines = [line.rstrip("\r\n") for line in f]
     for line in lines:
@@ -102,6 +101,22 @@ def parse(suite, output, denied_file, wall, console=None):
                     put("test_maps/" + m.group(1), "OK" if m.group(2) == "PASS" else "FAIL")
                 else:
                     put("test_maps/" + m.group(3), "SKIP")
+    # The DENYLIST (test or test/subtest globs) as it is now, also over results of earlier runs:
+    # a denied test is DENIED without its subtests, a denied subtest DENIED.
+    def denied(name):
+        test = name.split("/")[0]
+        return any(fnmatch.fnmatchcase(name, d) or ("/" not in d and fnmatch.fnmatchcase(test, d))
+                   for d in deny)
+    for name in list(order):
+        if denied(name):
+            if "/" in name and denied(name.split("/")[0]):
+                order.remove(name)
+                del tests[name]
+            else:
+                tests[name] = {"name": name, "result": "DENIED"}
+    for name in deny:
+        if name not in tests and not any(c in name for c in "*?["):
+            put(name, "DENIED")
     # One test a line: the records are kept in git (Documentation/results) and diffed there.
     print('{"suite": %s, "wall": %d, "splats": [' % (json.dumps(suite), int(wall)))
     print(",\n".join(json.dumps(x) for x in (splats(console) if console else [])))

@@ -74,9 +74,9 @@ class Results(unittest.TestCase):
 
     def test_test_progs(self):
         d = self.parse("test_progs", PROGS_OUT, "get_stack_raw_tp\n")
+        self.assertEqual(d["tests"][-1], {"name": "get_stack_raw_tp", "result": "DENIED"})
         self.assertEqual(self.results(d), {
-            "get_stack_raw_tp": "DENIED",
-            "htab_update/reenter_update": "OK", "htab_update": "OK",
+            "get_stack_raw_tp": "DENIED", "htab_update/reenter_update": "OK", "htab_update": "OK",
             "for_each/hash_map": "OK", "for_each/array_map": "SKIP",
             "for_each/pcpu: with spaces": "FAIL", "for_each": "FAIL",
             "btf": "FAIL",            # non-zero exit without a result line
@@ -115,6 +115,15 @@ class Results(unittest.TestCase):
         rc, out = self.diff()
         self.assertEqual(rc, 1)
         self.assertIn("REGRESSION: test_maps: test_maps: kernel splat not seen on the base: possible circular", out)
+
+    def test_denylist_applies_to_earlier_results(self):
+        # htab_update ran (and passed) before it was denied; one subtest of for_each is denied.
+        d = self.parse("test_progs", PROGS_OUT, "htab_update\nfor_each/pcpu:*\n")
+        r = self.results(d)
+        self.assertEqual(r["htab_update"], "DENIED")
+        self.assertNotIn("htab_update/reenter_update", r)
+        self.assertEqual(r["for_each/pcpu: with spaces"], "DENIED")
+        self.assertEqual(r["for_each/hash_map"], "OK")
 
     def test_test_verifier(self):
         d = self.parse("test_verifier", VERIFIER_OUT)
