@@ -777,11 +777,12 @@ test_vm_regress_touched() {
 		-a "$(list_entries "$LAB_ROOT/config/ALLOWLIST" | paste -sd,)" test_progs test_maps test_verifier
 }
 
-# A freelist that loses a node now and then (lab/plants/freelist-lossy-pop.patch) is a regression
-# that make regress names: test_maps fills preallocated hash maps to the last element.
+# A freelist that loses a node now and then (lab/plants/freelist-lossy-pop.patch, on the series)
+# is a regression that make regress names, against the series' recorded test_maps: test_maps fills
+# preallocated hash maps to the last element.
 test_vm_regress_catches_a_lossy_freelist() {
 	local out rc=0
-	out=$("$S/regress.sh" -B "$LAB_ROOT/Documentation/results/regress-$BASE/base" -o "$scratch/plant" \
+	out=$("$S/regress.sh" -b HEAD -B "$LAB_ROOT/Documentation/results/regress-$BASE/series" -o "$scratch/plant" \
 		-p "$LAB_ROOT/lab/plants/freelist-lossy-pop.patch" test_maps 2>&1) || rc=$?
 	echo "$out"
 	((rc == 1)) && grep -q '^REGRESSION: test_maps: test_maps: base OK, series ' <<<"$out"
