@@ -10,7 +10,7 @@ packages=(
 	sparse b4 strace							# make check
 	cmake libgtest-dev libbenchmark-dev					# C++ harness
 	python3 python3-matplotlib python3-scipy jq				# compare
-	iputils-ping iptables ethtool netcat-openbsd		# make regress: what the BPF selftests call
+	iputils-ping iptables ethtool netcat-openbsd keyutils	# make regress: what the BPF selftests call
 )
 missing=()
 for p in "$BASE_PACKAGE" "${packages[@]}"; do

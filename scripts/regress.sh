@@ -52,7 +52,9 @@ need python3 timeout
 
 # denylist SUITE: the DENYLIST entries for SUITE, one per line, comments and blanks removed
 denylist() {
-	list_entries "$BASE_CONFIG/DENYLIST" "$BASE_CONFIG/DENYLIST.$1"
+	# DENYLIST is test_progs' (both flavours), as upstream's; DENYLIST.<suite> is the suite's own
+	[[ $1 != test_progs* ]] || list_entries "$BASE_CONFIG/DENYLIST"
+	list_entries "$BASE_CONFIG/DENYLIST.$1"
 }
 
 # run_suite KERNEL SELFTESTS DIR SUITE: the suite's results in DIR/SUITE.json (kept: reused)

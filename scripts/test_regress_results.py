@@ -100,6 +100,13 @@ class Results(unittest.TestCase):
         with contextlib.redirect_stdout(buf):
             rr.parse("test_progs", self.path("out"), self.path("denied"), "1", self.path("console"))
         d = json.loads(buf.getvalue())
+        with open(self.path("denied"), "w") as f:
+            f.write("tim*\n")
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            rr.parse("test_progs", self.path("out"), self.path("denied"), "1", self.path("console"))
+        self.assertEqual(json.loads(buf.getvalue())["splats"], [   # a denied test's splats do not count
+            {"test": None, "splat": "BUG: sleeping function called from invalid context"}])
         self.assertEqual(d["splats"], [
             {"test": "timer", "splat": "WARNING: CPU: N PID: N at kernel/bpf/helpers.c:N foo+N/N"},
             {"test": None, "splat": "BUG: sleeping function called from invalid context"}])
