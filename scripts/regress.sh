@@ -57,6 +57,37 @@ denylist() {
 	list_entries "$BASE_CONFIG/DENYLIST.$1"
 }
 
+# run_todo TODO: run the tests listed in TODO (regress-guest.sh) in the VM, appending to $out.out;
+# a kernel that dies in a test is booted again for the tests after it (uses run_suite's variables)
+run_todo() {
+	local todo=$1 run=$out.run
+	while [[ -s $todo ]]; do
+		note "$suite: $(wc -l <"$todo") tests to run on $(basename "$kernel")"
+		start=$SECONDS status=0
+		"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c 2 -p "${MAXCPUS:-8}" -m "${MEM:-4G}" \
+			-t "${TIMEOUT:-21600}" -s "${SILENCE:-$((suite_limit + 120))}" -- \
+			bash "$LAB_ROOT/scripts/regress-guest.sh" "$st" "$suite" "$suite_limit" "$todo" "$deny" \
+			>"$run" 2>>"$out.console" || status=$?
+		cat "$run" >>"$out.out"
+		# the suite's wall time, VM boots included, over every run of it (resumed ones too)
+		echo $(($(cat "$out.wall" 2>/dev/null || echo 0) + SECONDS - start)) >"$out.wall"
+		((!interrupted)) || { note "$suite: interrupted"; exit 130; }
+		grep -qx 'lab-regress: done' "$run" && break
+		# The VM died in the last test started: mark it, and boot again for the tests after it.
+		started=$(sed -n 's/^lab-regress: start \(.*\)/\1/p' "$run" | tail -n1)
+		[[ -n $started ]] && ! grep -q "^lab-regress: end $started " "$run" ||
+			die "$suite: the VM ended (status $status) before a test started; see $out.console"
+		why=CRASH
+		tail -n 5 "$out.console" | grep -q 'VM timed out' && why=TIMEOUT
+		tail -n 5 "$out.console" | grep -q 'VM hangs' && why=HANG
+		echo "lab-regress: lost $started $why" >>"$out.out"
+		note "$suite: $started: $why; the tests after it run in a new VM"
+		t=$(grep -n -- "^$started\( \|\$\)" "$todo" | cut -d: -f1)
+		sed -i "1,${t}d" "$todo"
+	done
+	rm -f "$run"
+}
+
 # run_suite KERNEL SELFTESTS DIR SUITE: the suite's results in DIR/SUITE.json (kept: reused)
 run_suite() {
 	local kernel=$1 st=$2 dir=$3 suite=$4 out todo deny started why t status start suite_limit
@@ -89,6 +120,7 @@ run_suite() {
 	else
 		echo "$suite" >"$todo"
 	fi
+	cp "$todo" "$out.plan"
 	# Results are kept: a run cut short (Ctrl-C, the end of a session) resumes after the last test
 	# it finished, and a finished suite runs nothing again.
 	if [[ -s $out.out ]]; then
@@ -102,29 +134,19 @@ run_suite() {
 	# crash, and ends here (the next run resumes).
 	interrupted=0
 	trap 'interrupted=1' INT TERM
-	while [[ -s $todo ]]; do
-		note "$suite: $(wc -l <"$todo") tests to run on $(basename "$kernel")"
-		start=$SECONDS status=0
-		"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c 2 -p "${MAXCPUS:-8}" -m "${MEM:-4G}" \
-			-t "${TIMEOUT:-21600}" -s "${SILENCE:-$((suite_limit + 120))}" -- \
-			bash "$LAB_ROOT/scripts/regress-guest.sh" "$st" "$suite" "$suite_limit" "$todo" "$deny" \
-			>>"$out.out" 2>>"$out.console" || status=$?
-		# the suite's wall time, VM boots included, over every run of it (resumed ones too)
-		echo $(($(cat "$out.wall" 2>/dev/null || echo 0) + SECONDS - start)) >"$out.wall"
-		((!interrupted)) || { note "$suite: interrupted"; exit 130; }
-		grep -qx 'lab-regress: done' "$out.out" && break
-		# The VM died in the last test started: mark it, and boot again for the tests after it.
-		started=$(sed -n 's/^lab-regress: start \(.*\)/\1/p' "$out.out" | tail -n1)
-		[[ -n $started ]] && ! grep -q "^lab-regress: end $started " "$out.out" ||
-			die "$suite: the VM ended (status $status) before a test started; see $out.console"
-		why=CRASH
-		tail -n 5 "$out.console" | grep -q 'VM timed out' && why=TIMEOUT
-		tail -n 5 "$out.console" | grep -q 'VM hangs' && why=HANG
-		echo "lab-regress: lost $started $why" >>"$out.out"
-		note "$suite: $started: $why; the tests after it run in a new VM"
-		t=$(grep -n -- "^$started\( \|\$\)" "$todo" | cut -d: -f1)
-		sed -i "1,${t}d" "$todo"
-	done
+	run_todo "$todo"
+	# A test_progs test that failed runs once more, in a new VM, after the others: one that passes
+	# then is flaky (its record says so), not failed. Done once per suite run.
+	if [[ $suite == test_progs* ]] && ! grep -qx 'lab-regress: retried' "$out.out"; then
+		sed -n 's/^lab-regress: end \([^ ]*\) rc=[1-9].*/\1/p; s/^lab-regress: lost \([^ ]*\) .*/\1/p' "$out.out" |
+			sort -u >"$out.failed"
+		awk 'NR == FNR { f[$1]; next } ($1 in f)' "$out.failed" "$out.plan" >"$todo"
+		if [[ -s $todo ]]; then
+			note "$suite: $(wc -l <"$todo") failed tests run again: $(cut -d' ' -f1 "$todo" | xargs)"
+			run_todo "$todo"
+		fi
+		echo 'lab-regress: retried' >>"$out.out"
+	fi
 	{ cat "$out.denied"; denylist "$suite"; } >"$out.deny-all"
 	python3 "$LAB_ROOT/scripts/regress_results.py" parse "$suite" "$out.out" "$out.deny-all" \
 		"$(cat "$out.wall" 2>/dev/null || echo 0)" "$out.console" >"$out.json.tmp"

@@ -10,7 +10,7 @@
   regress_results.py diff BASE-DIR SERIES-DIR
       tests that pass (or skip) on the base and do not pass on the series; exit 1 if any, naming them
 
-A result is OK, SKIP, FAIL, TIMEOUT (the test's time limit), CRASH (the kernel died in it), HANG (the
+A result is OK, SKIP (with "flaky" if it failed first and passed when run again), FAIL, TIMEOUT (the test's time limit), CRASH (the kernel died in it), HANG (the
 guest went silent in it) or DENIED (listed in the base's DENYLIST: not run).
 """
 import fnmatch
@@ -59,6 +59,8 @@ def parse(suite, output, denied_file, wall, console=None):
     def put(name, result, **extra):
         if name not in tests:
             order.append(name)
+        elif tests[name]["result"] in BAD and result in ("OK", "SKIP"):
+            extra["flaky"] = True  # failed, then passed when run again (regress.sh retries)
         tests[name] = dict(tests.get(name, {}), name=name, result=result, **extra)
 
     with open(denied_file) as f:
@@ -160,6 +162,9 @@ def summary(args):
             for t in d["tests"]:
                 if t["result"] in BAD:
                     print(f"{label}: {suite}: {t['name']}: {t['result']}")
+            for t in d["tests"]:
+                if t.get("flaky"):
+                    print(f"{label}: {suite}: {t['name']}: failed, then {t['result']} when run again (flaky)")
             for x in d.get("splats", []):
                 print(f"{label}: {suite}: splat in {x['test']}: {x['splat']}")
 

@@ -31,6 +31,17 @@ lab-regress: start lookup_and_delete
 #99      lookup_and_delete:OK
 lab-regress: end lookup_and_delete rc=0 secs=1
 lab-regress: done
+lab-regress: start bpf_cookie
+#10/6    bpf_cookie/perf_event:FAIL
+#10      bpf_cookie:FAIL
+lab-regress: end bpf_cookie rc=1 secs=4
+lab-regress: done
+lab-regress: start bpf_cookie
+#10/6    bpf_cookie/perf_event:OK
+#10      bpf_cookie:OK
+lab-regress: end bpf_cookie rc=0 secs=4
+lab-regress: done
+lab-regress: retried
 """
 
 VERIFIER_OUT = """\
@@ -82,7 +93,10 @@ class Results(unittest.TestCase):
             "btf": "FAIL",            # non-zero exit without a result line
             "timer": "TIMEOUT",       # killed by its time limit
             "map_kptr": "CRASH",      # the VM died in it
-            "lookup_and_delete": "OK"})
+            "lookup_and_delete": "OK",
+            "bpf_cookie/perf_event": "OK", "bpf_cookie": "OK"})  # failed, then passed: flaky
+        flaky = [t["name"] for t in d["tests"] if t.get("flaky")]
+        self.assertEqual(flaky, ["bpf_cookie/perf_event", "bpf_cookie"])
         self.assertEqual(d["wall"], 61)
 
     def test_splats_belong_to_their_test(self):
