@@ -207,7 +207,8 @@ check_recorded() {
 [[ -z $results ]] || { rm -rf "$results/base" "$results/series"; mkdir -p "$results"; }
 lock_tree
 if [[ -n $plant ]]; then
-	series_rev=$(patched_commit "$series_rev" "$plant") || die "-p $plant does not apply on $series_rev"
+	planted=$(patched_commit "$series_rev" "$(realpath "$plant")") || die "-p $plant does not apply on $series_rev"
+	series_rev=$planted
 fi
 start=$SECONDS
 if [[ -n $recorded ]]; then
