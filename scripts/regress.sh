@@ -236,7 +236,7 @@ if ((record)); then
 	{
 		echo "# make regress on $BASE: the BPF selftests on the base and on the series"
 		echo
-		echo "Command: \`BASE=$BASE scripts/regress.sh ${args[*]}\` (LIMIT=$limit, MAXCPUS=${MAXCPUS:-8}), $(date -u '+%F'), $((SECONDS - start)) s in all."
+		echo "Command: \`BASE=$BASE scripts/regress.sh ${args[*]}\` (LIMIT=$limit, MAXCPUS=${MAXCPUS:-8}), $(date -u '+%F'): $((SECONDS - start)) s, runs kept in the cache reused; a suite's wall time is that of all its runs, VM boots included."
 		echo
 		echo "$summary"
 		echo
