@@ -64,10 +64,11 @@ run_todo() {
 	while [[ -s $todo ]]; do
 		note "$suite: $(wc -l <"$todo") tests to run on $(basename "$kernel")"
 		start=$SECONDS status=0
-		"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c 2 -p "${MAXCPUS:-8}" -m "${MEM:-4G}" \
+		# from the results directory: the guest then sees it (TODO) also when it is under /tmp
+		(cd "$(dirname "$todo")" && exec "$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c 2 -p "${MAXCPUS:-8}" -m "${MEM:-4G}" \
 			-t "${TIMEOUT:-21600}" -s "${SILENCE:-$((suite_limit + 120))}" -- \
 			bash "$LAB_ROOT/scripts/regress-guest.sh" "$st" "$suite" "$suite_limit" "$todo" "$deny" \
-			>"$run" 2>>"$out.console" || status=$?
+			>"$run" 2>>"$out.console") || status=$?
 		cat "$run" >>"$out.out"
 		# the suite's wall time, VM boots included, over every run of it (resumed ones too)
 		echo $(($(cat "$out.wall" 2>/dev/null || echo 0) + SECONDS - start)) >"$out.wall"
