@@ -14,16 +14,16 @@
 #     suite     test_progs test_progs-no_alu32 test_maps test_verifier (default: all four)
 # Tests in config/<base>/DENYLIST (and DENYLIST.<suite>), upstream's format, are not run. Each test
 # of test_progs runs under LIMIT seconds (default 900), test_maps and test_verifier (run whole) under
-# 4 × LIMIT; a kernel that dies in a test (CRASH, HANG) is booted again
-# for the tests after it. Results are kept per kernel and suite in the cache and reused: a run cut
-# short resumes. Prints pass/fail/skip per suite and kernel; exits 1 if a test that passes (or
+# 4 × LIMIT; a kernel that dies in a test (CRASH, HANG) is booted again for the tests after it, and
+# a test that failed runs once more (passing then, it is reported flaky). Results are kept per
+# kernel and suite in the cache and reused: a run cut short resumes. Prints pass/fail/skip per suite and kernel; exits 1 if a test that passes (or
 # skips) on the base does not pass on the series, naming it, or if the base fails a test that the
 # denylist does not name.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '5,16s/^# \{0,1\}//p' "$0"
+	sed -n '5,14s/^# \{0,1\}//p' "$0"
 	exit "${1:-0}"
 }
 args=("$@")
