@@ -125,8 +125,9 @@ make_regress_config() {
 	sed -n 's/^Value requested for \(CONFIG_[A-Za-z0-9_]*\) not in final .config$/\1/p' "$obj/merge.log" |
 		sort -u >"$dropped"
 	[[ -f $expected ]] || { echo "$expected: missing; dropped: $(paste -sd' ' "$dropped")" >&2; return 1; }
-	unexpected=$(comm -23 "$dropped" <(sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\).*/\1/p' "$expected" | sort -u))
-	stale=$(comm -13 "$dropped" <(sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\).*/\1/p' "$expected" | sort -u))
+	sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\).*/\1/p' "$expected" | sort -u >"$dropped.expected"
+	unexpected=$(comm -23 "$dropped" "$dropped.expected")
+	stale=$(comm -13 "$dropped" "$dropped.expected")
 	[[ -z $unexpected ]] || { echo "options dropped by alldefconfig, not in $expected: $(echo $unexpected)" >&2; return 1; }
 	[[ -z $stale ]] || { echo "$expected lists options that are no longer dropped: $(echo $stale)" >&2; return 1; }
 	echo "$config_hash" >"$obj/.lab-config-hash"

@@ -3,9 +3,10 @@
 #   regress-guest.sh DIR SUITE LIMIT [TESTS-FILE DENY]
 # test_progs and test_progs-no_alu32 run one test per invocation, each under a time limit of LIMIT
 # seconds: TESTS-FILE has a line per test, its name and what to pass to -a (the name, or some of its
-# subtests), DENY (comma-separated, test/subtest globs) is passed as -d; test_maps and test_verifier run whole, under the same limit. Markers go to
-# the output and to the kernel log, so that a splat on the console belongs to the test around it
-# and the host knows where to resume after a crash:
+# subtests), DENY (comma-separated, test/subtest globs) is passed as -d; test_maps and
+# test_verifier run whole, under the same limit. Markers go to the output and to the kernel log, so
+# that a splat on the console belongs to the test around it and the host knows where to resume
+# after a crash:
 #   lab-regress: start NAME | lab-regress: end NAME rc=RC secs=S | lab-regress: done
 set -u
 dir=$1 suite=$2 limit=$3 tests=${4:-} deny=${5:-}

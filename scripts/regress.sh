@@ -16,9 +16,9 @@
 # of test_progs runs under LIMIT seconds (default 900), test_maps and test_verifier (run whole) under
 # 4 × LIMIT; a kernel that dies in a test (CRASH, HANG) is booted again for the tests after it, and
 # a test that failed runs once more (passing then, it is reported flaky). Results are kept per
-# kernel and suite in the cache and reused: a run cut short resumes. Prints pass/fail/skip per suite and kernel; exits 1 if a test that passes (or
-# skips) on the base does not pass on the series, naming it, or if the base fails a test that the
-# denylist does not name.
+# kernel and suite in the cache and reused: a run cut short resumes. Prints pass/fail/skip per
+# suite and kernel; exits 1 if a test that passes (or skips) on the base does not pass on the
+# series, naming it, or if the base fails a test that the denylist does not name.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -96,28 +96,15 @@ run_suite() {
 	todo=$out.todo
 	suite_limit=$limit
 	[[ $suite == test_progs* ]] || suite_limit=$((4 * limit))
-	deny=$(denylist "$suite" | grep '/' | paste -sd, || true)
+	denylist "$suite" >"$out.deny-entries"
+	deny=$(grep '/' "$out.deny-entries" | paste -sd, || true)	# subtests: test_progs -d
 	: >"$out.denied"
 	if [[ $suite == test_progs* ]]; then
 		# The tests to run, in test_progs' order; whole tests on the denylist are not started.
 		(cd "$st" && "./$suite" -l ${allow:+-a "$allow"}) >"$out.all" ||
 			die "$st/$suite -l failed"
-		denylist "$suite" | grep -v '/' >"$out.deny-tests" || true
-		# One line per test to run: its name, and what to pass to -a (the test, or those of the
-		# -a entries that select some of its subtests).
-		python3 - "$out.all" "$out.deny-tests" "$todo" "$out.denied" "$allow" <<-'EOF'
-			import fnmatch, sys
-			names = open(sys.argv[1]).read().split()
-			deny = open(sys.argv[2]).read().split()
-			allow = [a for a in sys.argv[5].split(",") if a]
-			with open(sys.argv[3], "w") as run, open(sys.argv[4], "w") as denied:
-			    for n in names:
-			        if any(fnmatch.fnmatchcase(n, d) for d in deny):
-			            print(n, file=denied)
-			            continue
-			        sel = [a for a in allow if fnmatch.fnmatchcase(n, a.split("/")[0])]
-			        print(n, n if not sel or n in sel else ",".join(sel), file=run)
-		EOF
+		python3 "$LAB_ROOT/scripts/regress_results.py" plan "$out.all" "$out.deny-entries" "$allow" \
+			"$todo" "$out.denied"
 	else
 		echo "$suite" >"$todo"
 	fi
@@ -148,7 +135,7 @@ run_suite() {
 		fi
 		echo 'lab-regress: retried' >>"$out.out"
 	fi
-	{ cat "$out.denied"; denylist "$suite"; } >"$out.deny-all"
+	cat "$out.denied" "$out.deny-entries" >"$out.deny-all"
 	python3 "$LAB_ROOT/scripts/regress_results.py" parse "$suite" "$out.out" "$out.deny-all" \
 		"$(cat "$out.wall" 2>/dev/null || echo 0)" "$out.console" >"$out.json.tmp"
 	mv "$out.json.tmp" "$out.json"

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Results of the BPF selftests runs of scripts/regress.sh.
 
+  regress_results.py plan ALL DENYLIST ALLOW TODO DENIED
+      the test_progs tests to run, and those the DENYLIST names (see plan())
   regress_results.py parse SUITE OUTPUT DENYLIST WALL [CONSOLE] > SUITE.json
       one suite's output (regress-guest.sh markers and the suite's own lines, with the host's
       `lab-regress: lost NAME WHY` lines for a VM that died) to one record per test and subtest;
@@ -10,8 +12,9 @@
   regress_results.py diff BASE-DIR SERIES-DIR
       tests that pass (or skip) on the base and do not pass on the series; exit 1 if any, naming them
 
-A result is OK, SKIP (with "flaky" if it failed first and passed when run again), FAIL, TIMEOUT (the test's time limit), CRASH (the kernel died in it), HANG (the
-guest went silent in it) or DENIED (listed in the base's DENYLIST: not run).
+A result is OK, SKIP (with "flaky" if it failed first and passed when run again), FAIL, TIMEOUT
+(the test's time limit), CRASH (the kernel died in it), HANG (the guest went silent in it) or DENIED
+(listed in the base's DENYLIST: not run).
 """
 import fnmatch
 import json
@@ -36,6 +39,32 @@ VERIFIER = re.compile(r"^#(\d+)/([pu]) (.*?) ((?:\(run \d+/\d+\) )*(?:\d+ cases 
                       r"|SKIP(?: \(.*\))?|(?:\(run \d+/\d+\) )*FAIL.*)$")
 # test_maps' map_tests: "test_task_storage_map_stress_lookup:PASS", "... SKIP (...)"
 MAPS = re.compile(r"^(test_\w+):(PASS|FAIL)|^(\w+) SKIP\b")
+
+
+def denied_by(name, deny):
+    """Whether the DENYLIST entries DENY (test or test/subtest globs) name NAME (a test, or
+    test/subtest): an entry for a test covers its subtests."""
+    test = name.split("/")[0]
+    return any(fnmatch.fnmatchcase(name, d) or ("/" not in d and fnmatch.fnmatchcase(test, d))
+               for d in deny)
+
+
+def plan(all_file, deny_file, allow, todo_file, denied_file):
+    """Split test_progs -l's tests (ALL) into those to run (TODO: a line per test, its name and what
+    to pass to -a: the test, or the -a entries that select some of its subtests) and those the
+    DENYLIST names whole (DENIED: not started)."""
+    with open(all_file) as f:
+        names = f.read().split()
+    with open(deny_file) as f:
+        deny = f.read().split()
+    allow = [a for a in allow.split(",") if a]
+    with open(todo_file, "w") as run, open(denied_file, "w") as denied:
+        for n in names:
+            if denied_by(n, deny):
+                print(n, file=denied)
+                continue
+            sel = [a for a in allow if fnmatch.fnmatchcase(n, a.split("/")[0])]
+            print(n, n if not sel or n in sel else ",".join(sel), file=run)
 
 
 def splats(console):
@@ -106,9 +135,7 @@ def parse(suite, output, denied_file, wall, console=None):
     # The DENYLIST (test or test/subtest globs) as it is now, also over results of earlier runs:
     # a denied test is DENIED without its subtests, a denied subtest DENIED.
     def denied(name):
-        test = name.split("/")[0]
-        return any(fnmatch.fnmatchcase(name, d) or ("/" not in d and fnmatch.fnmatchcase(test, d))
-                   for d in deny)
+        return denied_by(name, deny)
     for name in list(order):
         if denied(name):
             if "/" in name and denied(name.split("/")[0]):
@@ -162,8 +189,7 @@ def summary(args):
             for t in d["tests"]:
                 if t["result"] in BAD:
                     print(f"{label}: {suite}: {t['name']}: {t['result']}")
-            for t in d["tests"]:
-                if t.get("flaky"):
+                elif t.get("flaky"):
                     print(f"{label}: {suite}: {t['name']}: failed, then {t['result']} when run again (flaky)")
             for x in d.get("splats", []):
                 print(f"{label}: {suite}: splat in {x['test']}: {x['splat']}")
@@ -217,6 +243,9 @@ def diff(base_dir, series_dir, allow=""):
 
 
 def main(argv):
+    if len(argv) == 7 and argv[1] == "plan":
+        plan(*argv[2:])
+        return 0
     if len(argv) in (6, 7) and argv[1] == "parse":
         parse(*argv[2:])
         return 0

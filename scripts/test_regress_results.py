@@ -146,6 +146,19 @@ class Results(unittest.TestCase):
         self.assertEqual(r["for_each/pcpu: with spaces"], "DENIED")
         self.assertEqual(r["for_each/hash_map"], "OK")
 
+    def test_plan(self):
+        with open(self.path("all"), "w") as f:
+            f.write("bpf_iter\nbpf_nf\nfor_each\nhtab_update\n")
+        with open(self.path("deny"), "w") as f:
+            f.write("bpf_nf\nfor_each/pcpu*\n")  # a subtest entry does not stop its test
+        rr.plan(self.path("all"), self.path("deny"), "bpf_iter/bpf_hash_map,htab*,for_each",
+                self.path("todo"), self.path("denied"))
+        with open(self.path("todo")) as f:
+            self.assertEqual(f.read(), "bpf_iter bpf_iter/bpf_hash_map\nfor_each for_each\n"
+                                       "htab_update htab*\n")
+        with open(self.path("denied")) as f:
+            self.assertEqual(f.read(), "bpf_nf\n")
+
     def test_test_verifier(self):
         d = self.parse("test_verifier", VERIFIER_OUT)
         r = self.results(d)
