@@ -63,8 +63,11 @@ def plan(all_file, deny_file, allow, todo_file, denied_file):
             if denied_by(n, deny):
                 print(n, file=denied)
                 continue
-            sel = [a for a in allow if fnmatch.fnmatchcase(n, a.split("/")[0])]
-            print(n, n if not sel or n in sel else ",".join(sel), file=run)
+            # A whole-test entry (a name or a glob) selects just this test; subtest entries
+            # whose test part matches it are passed on.
+            whole = any("/" not in a and fnmatch.fnmatchcase(n, a) for a in allow)
+            sel = [a for a in allow if "/" in a and fnmatch.fnmatchcase(n, a.split("/")[0])]
+            print(n, n if whole or not sel else ",".join(sel), file=run)
 
 
 def splats(console):

@@ -154,8 +154,9 @@ class Results(unittest.TestCase):
         rr.plan(self.path("all"), self.path("deny"), "bpf_iter/bpf_hash_map,htab*,for_each",
                 self.path("todo"), self.path("denied"))
         with open(self.path("todo")) as f:
+            # htab* selects htab_update alone: its invocation must not run every htab* test
             self.assertEqual(f.read(), "bpf_iter bpf_iter/bpf_hash_map\nfor_each for_each\n"
-                                       "htab_update htab*\n")
+                                       "htab_update htab_update\n")
         with open(self.path("denied")) as f:
             self.assertEqual(f.read(), "bpf_nf\n")
 
