@@ -769,6 +769,22 @@ test_regress_denylists_give_reasons() {
 	((n > 0 && bad == 0))
 }
 
+# kernel.sh -c regress names the options the selftests' config asks for and does not get
+# (config_dropped): the last request of an option set twice counts, "not set" is also a value.
+test_regress_config_drops() {
+	local got want
+	printf '%s\n' CONFIG_TWICE=y CONFIG_LOST=y CONFIG_CHOICE_A=y '# CONFIG_OFF is not set' CONFIG_MOD=m \
+		CONFIG_STR='"a"' >"$scratch/config"
+	printf '%s\n' CONFIG_TWICE=y '# CONFIG_CHOICE_A is not set' CONFIG_CHOICE_B=y CONFIG_GONE=y \
+		>"$scratch/config.x86_64"
+	printf '%s\n' CONFIG_TWICE=y '# CONFIG_LOST is not set' CONFIG_CHOICE_B=y CONFIG_MOD=y \
+		CONFIG_STR='"b"' >"$scratch/.config"
+	got=$(config_dropped "$scratch/.config" "$scratch/config" "$scratch/config.x86_64" | paste -sd' ')
+	want='CONFIG_GONE CONFIG_LOST CONFIG_MOD CONFIG_STR'
+	echo "dropped: $got"
+	[[ $got == "$want" ]] || { echo "expected: $want"; return 1; }
+}
+
 # CI's share of make regress: the series' kernel, built from the selftests' own config, runs
 # test_verifier and the test_progs tests of the code the series touches (config/ALLOWLIST) in the
 # VM, and nothing that passes in the base's recorded full run fails (test_maps takes 18 minutes

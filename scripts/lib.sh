@@ -111,6 +111,21 @@ list_entries() {
 	done
 }
 
+# config_dropped CONFIG FRAGMENT...: the options the fragments ask for (the last request of each,
+# as olddefconfig reads a cat of them) that CONFIG does not have as asked, sorted; an option CONFIG
+# does not mention is "not set".
+config_dropped() {
+	awk 'function val(line) {
+		if (match(line, /^CONFIG_[A-Za-z0-9_]+=/)) { name = substr(line, 1, RLENGTH - 1); return substr(line, RLENGTH + 1) }
+		if (match(line, /^# CONFIG_[A-Za-z0-9_]+ is not set$/)) { name = $2; return "n" }
+		name = ""
+	}
+	FILENAME == final { v = val($0); if (name != "") got[name] = v; next }
+	{ v = val($0); if (name != "") want[name] = v }
+	END { for (n in want) if (want[n] != (n in got ? got[n] : "n")) print n }' \
+		final="$1" "${@:2}" "$1" | sort
+}
+
 # patched_commit REV PATCH: REV with PATCH applied on top (git am), a commit of the tree kept as
 # the tag lab-patched/<patch name>-<hash of REV and PATCH>; prints it. Lab variants and plants.
 patched_commit() {
