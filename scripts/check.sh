@@ -538,6 +538,9 @@ test_vm_crash_is_read_from_kernel_messages() {
 	out=$(vm -- 'echo "BUG: printed by the command, not a crash"; echo "Kernel panic - also not"; exit 0') ||
 		{ echo "$out"; echo "the command's own output was taken for a crash"; return 1; }
 	expect_fail 'the kernel crashed' vm -- 'echo "<2>BUG: planted in the kernel log by check.sh" >/dev/kmsg; exit 0'
+	# A KCSAN report is not a crash: check-debug.sh judges it.
+	out=$(vm -- 'echo "<3>BUG: KCSAN: data-race in planted_a / planted_b" >/dev/kmsg; exit 0') ||
+		{ echo "$out"; echo "a KCSAN report was taken for a crash"; return 1; }
 }
 
 # The guest mounts fresh tmpfs on /tmp: a clone, a cache or a working directory under the host's
@@ -767,6 +770,30 @@ test_regress_denylists_give_reasons() {
 	done
 	echo "$n entries"
 	((n > 0 && bad == 0))
+}
+
+# check-debug fails on a splat unless config/<base>/known-splats names it as the base's, with its
+# reason: the base's percpu_counter race is known, another race or a lockdep report is not.
+test_known_splats() {
+	local f line bad=0 got want
+	for f in "$LAB_ROOT"/config/*/known-splats; do
+		while IFS= read -r line; do
+			[[ -z ${line//[[:space:]]/} || $line == '#'* || $line =~ [^[:space:]][[:space:]]+#[[:space:]]*[^[:space:]] ]] ||
+				{ echo "$f: no reason given: $line"; bad=1; }
+		done <"$f"
+	done
+	got=$(unknown_splats "$SPLAT_RE" "$LAB_ROOT/config/6.1/known-splats" <<'EOF' | paste -sd'|'
+[   22.4] BUG: KCSAN: data-race in __percpu_counter_compare / percpu_counter_add_batch
+[   22.5] read to 0xffff888101fab408 of 8 bytes by task 92 on cpu 0:
+[   23.0] BUG: KCSAN: data-race in pcpu_freelist_pop / pcpu_freelist_push
+[   24.0] WARNING: possible circular locking dependency detected
+[   25.0] BUG: sleeping function called from invalid context at mm/slab.h:723
+EOF
+	)
+	want='[   23.0] BUG: KCSAN: data-race in pcpu_freelist_pop / pcpu_freelist_push|[   24.0] WARNING: possible circular locking dependency detected|[   25.0] BUG: sleeping function called from invalid context at mm/slab.h:723'
+	echo "unknown: $got"
+	[[ $got == "$want" ]] || { echo "expected: $want"; bad=1; }
+	((bad == 0))
 }
 
 # kernel.sh -c regress names the options the selftests' config asks for and does not get

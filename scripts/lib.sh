@@ -111,6 +111,15 @@ list_entries() {
 	done
 }
 
+# What a KCSAN report, a lockdep report, a BUG or a WARN starts with in the kernel's messages.
+SPLAT_RE='BUG:|WARNING:|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|INFO: task .* blocked'
+# unknown_splats REGEX KNOWN: of the kernel messages on stdin, the lines that start a splat (match
+# the extended regex REGEX) and contain no entry of the list KNOWN (config/<base>/known-splats).
+unknown_splats() {
+	awk -v re="$1" -v known="$(list_entries "$2")" 'BEGIN { n = split(known, k, "\n") }
+		$0 ~ re { for (i = 1; i <= n; i++) if (index($0, k[i])) next; print }'
+}
+
 # config_dropped CONFIG FRAGMENT...: the options the fragments ask for (the last request of each,
 # as olddefconfig reads a cat of them) that CONFIG does not have as asked, sorted; an option CONFIG
 # does not mention is "not set".
