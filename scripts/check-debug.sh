@@ -22,10 +22,10 @@ set +e
 "$S/vm.sh" -k "$kernel" -c 2 -m 4G -t "${TIMEOUT:-3000}" -- "$guest_cmd" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
-# The splats' first lines (grep -n's "N:" lines; context lines are "N-"); those of the base that
+# The splats' first lines, from the console and the guest's dmesg; those of the base that
 # config/<base>/known-splats names, with its reason, are counted, not failed.
-firsts=$(sed -n '/^--- dmesg splats ---$/,/^--- end ---$/p' "$log" | grep -E '^[0-9]+:' | grep -E "$splat" || true)
-unknown=$(unknown_splats "$splat" "$BASE_CONFIG/known-splats" <<<"$firsts")
+firsts=$(log_splats "$log")
+unknown=$(unknown_splats "$BASE_CONFIG/known-splats" <<<"$firsts")
 total=$(grep -c . <<<"$firsts" || true)
 new=$(grep -c . <<<"$unknown" || true)
 [[ -z $unknown ]] || sed 's/^/unknown splat: /' <<<"$unknown" >&2

@@ -538,9 +538,10 @@ test_vm_crash_is_read_from_kernel_messages() {
 	out=$(vm -- 'echo "BUG: printed by the command, not a crash"; echo "Kernel panic - also not"; exit 0') ||
 		{ echo "$out"; echo "the command's own output was taken for a crash"; return 1; }
 	expect_fail 'the kernel crashed' vm -- 'echo "<2>BUG: planted in the kernel log by check.sh" >/dev/kmsg; exit 0'
-	# A KCSAN report is not a crash: check-debug.sh judges it.
-	out=$(vm -- 'echo "<3>BUG: KCSAN: data-race in planted_a / planted_b" >/dev/kmsg; exit 0') ||
+	# A KCSAN report is not a crash: check-debug.sh judges it. (It is on the console, vm.sh's stderr.)
+	out=$(vm -- 'echo "<3>BUG: KCSAN: data-race in planted_a / planted_b" >/dev/kmsg; exit 0' 2>&1) ||
 		{ echo "$out"; echo "a KCSAN report was taken for a crash"; return 1; }
+	grep -q 'BUG: KCSAN: data-race in planted_a' <<<"$out" || { echo "$out"; echo "the report is not on the console"; return 1; }
 }
 
 # The guest mounts fresh tmpfs on /tmp: a clone, a cache or a working directory under the host's
@@ -773,7 +774,9 @@ test_regress_denylists_give_reasons() {
 }
 
 # check-debug fails on a splat unless config/<base>/known-splats names it as the base's, with its
-# reason: the base's percpu_counter race is known, another race or a lockdep report is not.
+# reason: the base's percpu_counter race is known, another race or a lockdep report is not. The
+# splats are read from a VM run's log as check-debug reads them (log_splats): from the console and
+# from the guest's `grep -n` of dmesg, each once, and only kernel messages.
 test_known_splats() {
 	local f line bad=0 got want
 	for f in "$LAB_ROOT"/config/*/known-splats; do
@@ -782,17 +785,25 @@ test_known_splats() {
 				{ echo "$f: no reason given: $line"; bad=1; }
 		done <"$f"
 	done
-	got=$(unknown_splats "$SPLAT_RE" "$LAB_ROOT/config/6.1/known-splats" <<'EOF' | paste -sd'|'
-[   22.4] BUG: KCSAN: data-race in __percpu_counter_compare / percpu_counter_add_batch
-[   22.5] read to 0xffff888101fab408 of 8 bytes by task 92 on cpu 0:
-[   23.0] BUG: KCSAN: data-race in pcpu_freelist_pop / pcpu_freelist_push
-[   24.0] WARNING: possible circular locking dependency detected
-[   25.0] BUG: sleeping function called from invalid context at mm/slab.h:723
+	printf '%s\r\n' '[   22.400000] BUG: KCSAN: data-race in __percpu_counter_compare / percpu_counter_add_batch' \
+		'[   23.000000] BUG: KCSAN: data-race in pcpu_freelist_pop / pcpu_freelist_push' >"$scratch/log"
+	cat >>"$scratch/log" <<'EOF'
+BUG: printed by the command, not a kernel message
+--- dmesg splats ---
+279:[   22.400000] BUG: KCSAN: data-race in __percpu_counter_compare / percpu_counter_add_batch
+280-[   22.500000] read to 0xffff888101fab408 of 8 bytes by task 92 on cpu 0:
+300:[   23.000000] BUG: KCSAN: data-race in pcpu_freelist_pop / pcpu_freelist_push
+310:[   24.000000] WARNING: possible circular locking dependency detected
+--- end ---
+[   25.000000] BUG: sleeping function called from invalid context at mm/slab.h:723
 EOF
-	)
-	want='[   23.0] BUG: KCSAN: data-race in pcpu_freelist_pop / pcpu_freelist_push|[   24.0] WARNING: possible circular locking dependency detected|[   25.0] BUG: sleeping function called from invalid context at mm/slab.h:723'
+	got=$(log_splats "$scratch/log" | unknown_splats "$LAB_ROOT/config/6.1/known-splats" | paste -sd'|')
+	want='[   23.000000] BUG: KCSAN: data-race in pcpu_freelist_pop / pcpu_freelist_push|[   24.000000] WARNING: possible circular locking dependency detected|[   25.000000] BUG: sleeping function called from invalid context at mm/slab.h:723'
 	echo "unknown: $got"
 	[[ $got == "$want" ]] || { echo "expected: $want"; bad=1; }
+	got=$(log_splats "$scratch/log" | wc -l)
+	echo "splats: $got"
+	((got == 4)) || { echo "expected 4 splats, each once"; bad=1; }
 	((bad == 0))
 }
 

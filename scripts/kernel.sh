@@ -124,7 +124,7 @@ make_regress_config() {
 		{ tail -n 20 "$obj/merge.log" >&2; return 1; }
 	# (merge_config.sh's own "Value requested ... not in final .config" also names an option that
 	# the fragments set twice: 6.12's config.x86_64 repeats some of config's.)
-	config_dropped "$obj/.config" "$obj/ci.config" "${fragments[@]}" >"$dropped"
+	config_dropped "$obj/.config" "$obj/ci.config" "${fragments[@]}" >"$dropped" || return 1
 	[[ -f $expected ]] || { echo "$expected: missing; dropped: $(paste -sd' ' "$dropped")" >&2; return 1; }
 	sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\).*/\1/p' "$expected" | sort -u >"$dropped.expected"
 	unexpected=$(comm -23 "$dropped" "$dropped.expected")

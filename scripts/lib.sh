@@ -113,11 +113,18 @@ list_entries() {
 
 # What a KCSAN report, a lockdep report, a BUG or a WARN starts with in the kernel's messages.
 SPLAT_RE='BUG:|WARNING:|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|INFO: task .* blocked'
-# unknown_splats REGEX KNOWN: of the kernel messages on stdin, the lines that start a splat (match
-# the extended regex REGEX) and contain no entry of the list KNOWN (config/<base>/known-splats).
+# log_splats LOG: the first lines of the splats in a VM run's log, each once: kernel messages
+# ("[ secs] ..."), from the console or from a `grep -n` of dmesg ("N:[ secs] ..."), that match
+# SPLAT_RE. The console has those printed up to the guest's power-off; dmesg those below loglevel=5.
+log_splats() {
+	tr -d '\r' <"$1" | sed -E 's/^[0-9]+[:-]//' | RE=$SPLAT_RE awk '/^\[ *[0-9]+\.[0-9]+\] / && $0 ~ ENVIRON["RE"]' | sort -u
+}
+
+# unknown_splats KNOWN: of the splat lines on stdin, those that contain no entry of the list KNOWN
+# (config/<base>/known-splats), in order.
 unknown_splats() {
-	awk -v re="$1" -v known="$(list_entries "$2")" 'BEGIN { n = split(known, k, "\n") }
-		$0 ~ re { for (i = 1; i <= n; i++) if (index($0, k[i])) next; print }'
+	KNOWN=$(list_entries "$1") awk 'BEGIN { n = split(ENVIRON["KNOWN"], k, "\n") }
+		{ for (i = 1; i <= n; i++) if (index($0, k[i])) next; print }'
 }
 
 # config_dropped CONFIG FRAGMENT...: the options the fragments ask for (the last request of each,
