@@ -755,10 +755,11 @@ test_regress_results() {
 	cd "$S" && /usr/bin/python3 test_regress_results.py -v
 }
 
-# Every entry of a DENYLIST names its reason, as upstream's do: `test[/subtest]  # reason`.
+# Every entry of a DENYLIST names its reason, as upstream's do: `test[/subtest]  # reason`; so does
+# every selftests file a base cannot build (config/<base>/selftests-unbuildable).
 test_regress_denylists_give_reasons() {
 	local f line bad=0 n=0
-	for f in "$LAB_ROOT"/config/*/DENYLIST*; do
+	for f in "$LAB_ROOT"/config/*/DENYLIST* "$LAB_ROOT"/config/*/selftests-unbuildable; do
 		[[ -f $f ]] || continue
 		while IFS= read -r line; do
 			[[ -z ${line//[[:space:]]/} || $line == '#'* ]] && continue

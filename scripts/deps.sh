@@ -12,6 +12,11 @@ packages=(
 	python3 python3-matplotlib python3-scipy jq				# compare
 	iputils-ping iptables ethtool netcat-openbsd keyutils	# make regress: what the BPF selftests call
 )
+# and the LLVM that make regress builds a base's selftests with, for every base (base.conf)
+for b in $(lab_bases); do
+	v=$(sed -n 's/^REGRESS_LLVM=//p' "$LAB_ROOT/config/$b/base.conf")
+	[[ -z $v ]] || packages+=("clang-$v" "llvm-$v")
+done
 missing=()
 for p in "$BASE_PACKAGE" "${packages[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

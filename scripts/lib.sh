@@ -22,6 +22,7 @@ fi
 BASE_CONFIG=$LAB_ROOT/config/$BASE
 # shellcheck source=../config/6.1/base.conf
 . "$BASE_CONFIG/base.conf"
+REGRESS_LLVM=${REGRESS_LLVM:-}
 
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpf-lab}
 BASE_CACHE=$LAB_CACHE/$BASE				# everything of this base: tree, kernels, results
