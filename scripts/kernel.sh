@@ -46,9 +46,15 @@ commit=$(tree_commit "$1")
 if [[ $commit == $(git -C "$TREE" rev-parse HEAD) && -n $(git -C "$TREE" status --porcelain -uno | head -n1) ]]; then
 	note "warning: $TREE has uncommitted changes; this builds the committed HEAD without them (commit them to build them)"
 fi
-# The regress kernel starts from the commit's own selftests config, as BPF CI does.
+# The regress kernel starts from the commit's own selftests config, as BPF CI does, in the order of
+# its vmtest.sh: config, config.vm where the commit has it (6.12: 9p, virtio), config.x86_64.
 ci_fragments=()
-[[ $config != regress ]] || ci_fragments=(tools/testing/selftests/bpf/config tools/testing/selftests/bpf/config.x86_64)
+if [[ $config == regress ]]; then
+	ci_fragments=(tools/testing/selftests/bpf/config)
+	! git -C "$TREE" cat-file -e "$commit:tools/testing/selftests/bpf/config.vm" 2>/dev/null ||
+		ci_fragments+=(tools/testing/selftests/bpf/config.vm)
+	ci_fragments+=(tools/testing/selftests/bpf/config.x86_64)
+fi
 ci_config() {
 	local f
 	for f in "${ci_fragments[@]}"; do
@@ -136,7 +142,7 @@ make_regress_config() {
 
 if [[ $(cat "$obj/.lab-config-hash" 2>/dev/null) != "$config_hash" ]]; then
 	if [[ $config == regress ]]; then
-		step "configuring regress kernel (the commit's selftests config + config.x86_64 + ${fragments[*]##*/}, alldefconfig)" make_regress_config
+		step "configuring regress kernel (the commit's selftests ${ci_fragments[*]##*/} + ${fragments[*]##*/}, alldefconfig)" make_regress_config
 	else
 		step "configuring $config kernel (tinyconfig + ${fragments[*]##*/})" make_config
 	fi
