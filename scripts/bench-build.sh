@@ -73,9 +73,11 @@ if [[ $src != "$BUILD_SRC" ]]; then
 		echo "$clang_now" >"$src.clang"
 	fi
 	# Files of the base's selftests that do not build (config/<base>/selftests-unbuildable, each
-	# with its reason) are out of the worktree for the build; the next checkout puts them back.
+	# with its reason) are out of the worktree for the build; the next checkout puts them back. The
+	# test list of their directory (tests.h) is made again: make remakes it when a test is newer,
+	# not when one is gone.
 	for f in $unbuildable; do
-		rm -f "$selftests/$f"
+		rm -f "$selftests/$f" "$(dirname "$selftests/$f")/tests.h"
 	done
 fi
 mkdir -p "$obj"
