@@ -10,7 +10,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-config=bench name_only=0 unbuildable=''
+config=bench name_only=0 unbuildable='' llvm='' clang=clang
 while getopts c:n opt; do
 	case $opt in
 	c) config=$OPTARG ;;
@@ -36,7 +36,8 @@ else
 	# bpf_testmod.ko carries the kernel's version (with its git hash): the regress selftests are
 	# per kernel, so that a kernel that differs only outside tools/ gets a module it loads.
 	[[ $config != regress ]] || out+=-$(basename "$("$LAB_ROOT/scripts/kernel.sh" -n -c "$config" "$commit")")
-	[[ $config != regress || -z $REGRESS_LLVM ]] || out+=-llvm$REGRESS_LLVM
+	[[ $config != regress || -z $REGRESS_LLVM ]] || llvm=$REGRESS_LLVM
+	[[ -z $llvm ]] || out+=-llvm$llvm
 	unbuildable=$(list_entries "$BASE_CONFIG/selftests-unbuildable")
 	[[ -z $unbuildable ]] || out+=-$(sha1sum <<<"$unbuildable" | cut -c1-6)
 	[[ -x $out/test_progs ]] || ((name_only)) && { echo "$out"; exit 0; }
@@ -47,9 +48,10 @@ fi
 selftests=$src/tools/testing/selftests/bpf
 need clang llc llvm-strip pahole
 # make regress builds a base's selftests with the LLVM its base.conf names (as CI, a current one)
-if [[ $config == regress && -n $REGRESS_LLVM ]]; then
-	need "clang-$REGRESS_LLVM" "llc-$REGRESS_LLVM" "llvm-strip-$REGRESS_LLVM"
-	make_args+=(CLANG="clang-$REGRESS_LLVM" LLC="llc-$REGRESS_LLVM" LLVM_STRIP="llvm-strip-$REGRESS_LLVM")
+if [[ -n $llvm ]]; then
+	clang=clang-$llvm
+	need "$clang" "llc-$llvm" "llvm-strip-$llvm"
+	make_args+=(CLANG="$clang" LLC="llc-$llvm" LLVM_STRIP="llvm-strip-$llvm")
 fi
 
 # In-tree builds link bpf_testmod.ko against the kernel's object directory: it must hold this commit.
@@ -66,11 +68,9 @@ checkout_commit "$src" "$commit"
 # make does not rebuild the BPF objects of another clang: an in-tree build with another one than
 # the last starts afresh (make regress of a base with REGRESS_LLVM, the other builds Debian's clang).
 if [[ $src != "$BUILD_SRC" ]]; then
-	clang_now=$(printf '%s\n' "${make_args[@]}" | sed -n 's/^CLANG=//p')
-	clang_now=${clang_now:-clang}
-	if [[ $(cat "$src.clang" 2>/dev/null) != "$clang_now" ]]; then
+	if [[ $(cat "$src.clang" 2>/dev/null) != "$clang" ]]; then
 		git -C "$src" clean -fdxq -- tools/testing/selftests/bpf
-		echo "$clang_now" >"$src.clang"
+		echo "$clang" >"$src.clang"
 	fi
 	# Files of the base's selftests that do not build (config/<base>/selftests-unbuildable, each
 	# with its reason) are out of the worktree for the build; the next checkout puts them back. The

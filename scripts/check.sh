@@ -755,16 +755,18 @@ test_regress_results() {
 	cd "$S" && /usr/bin/python3 test_regress_results.py -v
 }
 
-# Every entry of a DENYLIST names its reason, as upstream's do: `test[/subtest]  # reason`; so does
-# every selftests file a base cannot build (config/<base>/selftests-unbuildable).
-test_regress_denylists_give_reasons() {
-	local f line bad=0 n=0
-	for f in "$LAB_ROOT"/config/*/DENYLIST* "$LAB_ROOT"/config/*/selftests-unbuildable; do
+# lists_give_reasons ENTRY FILE...: every entry of the lists (a line neither blank nor a comment) is
+# ENTRY (an extended regex, from the line's start) followed by `# reason`; names those that are not,
+# counts the entries, and fails when one has no reason or there is none.
+lists_give_reasons() {
+	local entry=$1 f line bad=0 n=0
+	shift
+	for f in "$@"; do
 		[[ -f $f ]] || continue
 		while IFS= read -r line; do
 			[[ -z ${line//[[:space:]]/} || $line == '#'* ]] && continue
 			n=$((n + 1))
-			[[ $line =~ ^[^#[:space:]]+[[:space:]]+#[[:space:]]*[^[:space:]] ]] || {
+			[[ $line =~ ^${entry}[[:space:]]+#[[:space:]]*[^[:space:]] ]] || {
 				echo "$f: no reason given: $line"
 				bad=1
 			}
@@ -774,18 +776,20 @@ test_regress_denylists_give_reasons() {
 	((n > 0 && bad == 0))
 }
 
+# Every entry of a DENYLIST names its reason, as upstream's do: `test[/subtest]  # reason`; so does
+# every selftests file a base cannot build (config/<base>/selftests-unbuildable).
+test_regress_denylists_give_reasons() {
+	lists_give_reasons '[^#[:space:]]+' "$LAB_ROOT"/config/*/DENYLIST* "$LAB_ROOT"/config/*/selftests-unbuildable
+}
+
 # check-debug fails on a splat unless config/<base>/known-splats names it as the base's, with its
 # reason: the base's percpu_counter race is known, another race or a lockdep report is not. The
 # splats are read from a VM run's log as check-debug reads them (log_splats): from the console and
 # from the guest's `grep -n` of dmesg, each once, and only kernel messages.
 test_known_splats() {
-	local f line bad=0 got want
-	for f in "$LAB_ROOT"/config/*/known-splats; do
-		while IFS= read -r line; do
-			[[ -z ${line//[[:space:]]/} || $line == '#'* || $line =~ [^[:space:]][[:space:]]+#[[:space:]]*[^[:space:]] ]] ||
-				{ echo "$f: no reason given: $line"; bad=1; }
-		done <"$f"
-	done
+	local bad=0 got want
+	# an entry is the text of a splat's first line: spaces, no `#`
+	lists_give_reasons '[^#]*[^#[:space:]]' "$LAB_ROOT"/config/*/known-splats || bad=1
 	printf '%s\r\n' '[   22.400000] BUG: KCSAN: data-race in __percpu_counter_compare / percpu_counter_add_batch' \
 		'[   23.000000] BUG: KCSAN: data-race in pcpu_freelist_pop / pcpu_freelist_push' >"$scratch/log"
 	cat >>"$scratch/log" <<'EOF'
