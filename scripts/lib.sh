@@ -20,15 +20,24 @@ if [[ ! $BASE =~ ^[0-9]+\.[0-9]+$ || ! -f $LAB_ROOT/config/$BASE/base.conf ]]; t
 	exit 1
 fi
 BASE_CONFIG=$LAB_ROOT/config/$BASE
+# The base's facts, one kind a file (plain NAME=value lines): base.conf, the package and where
+# Debian's archive serves it; vm.conf, how its kernel counts possible CPUs in QEMU (VM_OFFLINE_CPUS);
+# toolchain.conf, what its selftests need beyond the default toolchain (REGRESS_LLVM).
+# shellcheck disable=SC2034 # read by the scripts that source lib.sh
+REGRESS_LLVM='' VM_OFFLINE_CPUS=absent
 # shellcheck source=../config/6.1/base.conf
 . "$BASE_CONFIG/base.conf"
-REGRESS_LLVM=${REGRESS_LLVM:-}
+for _lab_conf in vm.conf toolchain.conf; do
+	# shellcheck source=/dev/null
+	[[ ! -f $BASE_CONFIG/$_lab_conf ]] || . "$BASE_CONFIG/$_lab_conf"
+done
+unset _lab_conf
 
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpf-lab}
 BASE_CACHE=$LAB_CACHE/$BASE				# everything of this base: tree, kernels, results
-# ALLOW_BASE_VERSION=1: the base is whatever version of the package is installed (base.sh).
-if [[ ${ALLOW_BASE_VERSION:-0} == 1 ]]; then
-	BASE_PACKAGE_VERSION=$(dpkg-query -W -f='${Version}' "$BASE_PACKAGE" 2>/dev/null || echo "$BASE_PACKAGE_VERSION")
+# ALLOW_BASE_VERSION=1: the base is the version base.sh found in the archive instead of the pinned one.
+if [[ ${ALLOW_BASE_VERSION:-0} == 1 && -f $BASE_CACHE/base/allowed-version ]]; then
+	BASE_PACKAGE_VERSION=$(cat "$BASE_CACHE/base/allowed-version")
 fi
 BASE_DIR=$BASE_CACHE/base/linux-$BASE_PACKAGE_VERSION	# pristine, extracted base
 TREE=${TREE:-$BASE_CACHE/linux}				# git tree: base commit + series
