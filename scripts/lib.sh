@@ -47,6 +47,14 @@ RESULTS=$BASE_CACHE/results
 BASE_TAG=lab-base					# tag of the base commit in $TREE
 PATCHES=${LAB_PATCHES:-$LAB_ROOT/patches/$BASE}		# the series: NNNN-*.patch, 0000 the cover letter
 PATCHES_SHOWN=${PATCHES#"$LAB_ROOT"/}			# the same, as messages name it (patches/6.1)
+# How git format-patch writes the series (series.sh, mbox.sh): the subject prefix of the base's
+# series.conf (SUBJECT_PREFIX, default PATCH) and, with BASE_COMMIT_TRAILER=1, a base-commit:
+# trailer naming the base commit (b4 reads it).
+SUBJECT_PREFIX=PATCH BASE_COMMIT_TRAILER=0
+# shellcheck source=/dev/null
+[[ ! -f $BASE_CONFIG/series.conf ]] || . "$BASE_CONFIG/series.conf"
+SERIES_FORMAT_OPTS=(--subject-prefix="$SUBJECT_PREFIX")
+[[ $BASE_COMMIT_TRAILER != 1 ]] || SERIES_FORMAT_OPTS+=(--base="$BASE_TAG")
 JOBS=${JOBS:-$(nproc)}
 TRACEFS_BENCHS=trig-tp					# benchmarks of the registry that need tracefs
 

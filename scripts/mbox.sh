@@ -23,7 +23,7 @@ trap cleanup EXIT
 scratch_worktree_of "$TREE" "$work/tree" "${patches[@]}"
 "$LAB_ROOT/scripts/apply-series.sh" "$work/tree" "${patches[@]}"
 git -C "$work/tree" -c core.abbrev=12 format-patch --stdout --thread --cover-letter --zero-commit \
-	"$BASE_TAG..HEAD" >"$work/series.mbox"
+	"${SERIES_FORMAT_OPTS[@]}" "$BASE_TAG..HEAD" >"$work/series.mbox"
 series_cc "${patches[@]}" >"$work/cc"
 fill_cover_letter "$work/series.mbox" "$PATCHES/cover-letter.txt" "$work/cc"
 # git folds a From: longer than 78 columns onto two lines, which b4 0.12 rejects ("Header values may

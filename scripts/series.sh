@@ -38,7 +38,7 @@ fi
 
 # --zero-commit and a fixed cover-letter date keep the output independent of when and where the
 # tree was materialized, so `make tree && make series` round-trips exactly.
-opts=(--zero-commit --no-numbered-files --quiet -o "$outdir")
+opts=(--zero-commit --no-numbered-files --quiet -o "$outdir" "${SERIES_FORMAT_OPTS[@]}")
 if [[ -f $PATCHES/cover-letter.txt ]]; then
 	opts+=(--cover-letter)
 fi
