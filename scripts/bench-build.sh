@@ -28,6 +28,8 @@ src=$BUILD_SRC
 if [[ ${targets[*]} == bench ]]; then
 	out=$BASE_CACHE/bench/$tools
 	[[ $config == bench ]] || out=$out-$config
+	llvm=$BENCH_LLVM
+	[[ -z $llvm ]] || out+=-llvm$llvm
 	[[ -x $out/bench ]] || ((name_only)) && { echo "$out"; exit 0; }
 	obj=$BASE_CACHE/obj/selftests-bpf${config#bench}
 	make_args=(OUTPUT="$obj")

@@ -12,11 +12,10 @@ packages=(
 	python3 python3-matplotlib python3-scipy jq				# compare
 	iputils-ping iptables ethtool netcat-openbsd keyutils	# make regress: what the BPF selftests call
 )
-# and the LLVM that make regress builds a base's selftests with, for every base (toolchain.conf).
+# and the LLVMs the bases' selftests are built with (config/<base>/toolchain.conf).
 # The bases' kernel sources are not installed: scripts/base.sh fetches them into the lab's cache.
-for b in $(lab_bases); do
-	v=$(sed -n 's/^REGRESS_LLVM=//p' "$LAB_ROOT/config/$b/toolchain.conf" 2>/dev/null)
-	[[ -z $v ]] || packages+=("clang-$v" "llvm-$v")
+for v in $(cat "$LAB_ROOT"/config/*/toolchain.conf 2>/dev/null | sed -n 's/^\(REGRESS\|BENCH\)_LLVM=//p' | sort -u); do
+	packages+=("clang-$v" "llvm-$v")
 done
 missing=()
 for p in "${packages[@]}"; do

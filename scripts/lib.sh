@@ -22,9 +22,10 @@ fi
 BASE_CONFIG=$LAB_ROOT/config/$BASE
 # The base's facts, one kind a file (plain NAME=value lines): base.conf, the package and where
 # Debian's archive serves it; vm.conf, how its kernel counts possible CPUs in QEMU (VM_OFFLINE_CPUS);
-# toolchain.conf, what its selftests need beyond the default toolchain (REGRESS_LLVM).
+# toolchain.conf, the LLVM its selftests need where Debian's clang (14) does not do (REGRESS_LLVM
+# for make regress's suites, BENCH_LLVM for bench).
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
-REGRESS_LLVM='' VM_OFFLINE_CPUS=absent
+REGRESS_LLVM='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent
 # shellcheck source=../config/6.1/base.conf
 . "$BASE_CONFIG/base.conf"
 for _lab_conf in vm.conf toolchain.conf; do
