@@ -23,6 +23,9 @@ BASE_CONFIG=$LAB_ROOT/config/$BASE
 # shellcheck source=../config/6.1/base.conf
 . "$BASE_CONFIG/base.conf"
 REGRESS_LLVM=${REGRESS_LLVM:-}
+# The VM's default CPUs, memory and time limits.
+# shellcheck source=../config/vm.conf
+. "$LAB_ROOT/config/vm.conf"
 
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpf-lab}
 BASE_CACHE=$LAB_CACHE/$BASE				# everything of this base: tree, kernels, results
@@ -303,7 +306,7 @@ PY
 # value; checked when any script starts, so before anything is built. One line names the knob
 # and what it allows.
 check_knobs() {
-	local v unknown max=255 min_cpus=${CPUS:-2}
+	local v unknown max=255 min_cpus=${CPUS:-$VM_CPUS}
 	[[ ${ACCEL:-} == kvm ]] && max=1024
 	knob_bad() { die "$1=${!1}: $2"; }
 	[[ -z ${ACCEL:-} || $ACCEL == kvm || $ACCEL == tcg ]] || knob_bad ACCEL "expected kvm, tcg or unset (probe)"
@@ -317,8 +320,8 @@ check_knobs() {
 			knob_bad MAXCPUS "expected possible CPUs, $min_cpus (the online CPUs) to $max$([[ $max == 255 ]] && echo ' (more only with ACCEL=kvm: TCG has no x2APIC)')"
 	fi
 	for v in ${POSSIBLE:-}; do
-		[[ $v =~ ^[1-9][0-9]*$ && $v -le $max && $v -ge ${CPUS:-2} ]] ||
-			knob_bad POSSIBLE "'$v': expected possible CPU counts, ${CPUS:-2} (the online CPUs) to $max"
+		[[ $v =~ ^[1-9][0-9]*$ && $v -le $max && $v -ge ${CPUS:-$VM_CPUS} ]] ||
+			knob_bad POSSIBLE "'$v': expected possible CPU counts, ${CPUS:-$VM_CPUS} (the online CPUs) to $max"
 	done
 	[[ -z ${TIMEOUT:-} || $TIMEOUT =~ ^[1-9][0-9]*$ ]] || knob_bad TIMEOUT "expected a positive number of seconds"
 	[[ -z ${SILENCE:-} || $SILENCE =~ ^[1-9][0-9]*$ ]] || knob_bad SILENCE "expected a positive number of seconds"
