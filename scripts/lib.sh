@@ -36,12 +36,16 @@ fi
 BASE_DIR=$BASE_CACHE/base/linux-$BASE_PACKAGE_VERSION	# pristine, extracted base
 TREE=${TREE:-$BASE_CACHE/linux}				# git tree: base commit + series
 BUILD_SRC=$BASE_CACHE/build-src				# worktree the kernels are built from
+# shellcheck disable=SC2034 # read by the scripts that source lib.sh
 KERNELS=$BASE_CACHE/kernels				# built kernels, one dir per variant
+# shellcheck disable=SC2034 # read by the scripts that source lib.sh
 RESULTS=$BASE_CACHE/results
 BASE_TAG=lab-base					# tag of the base commit in $TREE
 PATCHES=${LAB_PATCHES:-$LAB_ROOT/patches/$BASE}		# the series: NNNN-*.patch, 0000 the cover letter
+# shellcheck disable=SC2034 # read by the scripts that source lib.sh
 PATCHES_SHOWN=${PATCHES#"$LAB_ROOT"/}			# the same, as messages name it (patches/6.1)
 JOBS=${JOBS:-$(nproc)}
+# shellcheck disable=SC2034 # read by the scripts that source lib.sh
 TRACEFS_BENCHS=trig-tp					# benchmarks of the registry that need tracefs
 
 die() {
@@ -246,7 +250,7 @@ series_patches() {
 # series_hash: what the tree's stamp records of patches/ (and the base version it applies to).
 series_hash() {
 	local patches
-	mapfile -t patches < <(series_patches)
+	mapfile -t patches < <(series_patches "$PATCHES")
 	(echo "$BASE_PACKAGE_VERSION"; cat "${patches[@]}" /dev/null) | sha1sum | cut -c1-40
 }
 

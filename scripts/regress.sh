@@ -78,8 +78,9 @@ run_todo() {
 		grep -qx 'lab-regress: done' "$run" && break
 		# The VM died in the last test started: mark it, and boot again for the tests after it.
 		started=$(sed -n 's/^lab-regress: start \(.*\)/\1/p' "$run" | tail -n1)
-		[[ -n $started ]] && ! grep -q "^lab-regress: end $started " "$run" ||
+		if [[ -z $started ]] || grep -q "^lab-regress: end $started " "$run"; then
 			die "$suite: the VM ended (status $status) before a test started; see $out.console"
+		fi
 		why=CRASH
 		tail -n 5 "$out.console" | grep -q 'VM timed out' && why=TIMEOUT
 		tail -n 5 "$out.console" | grep -q 'VM hangs' && why=HANG

@@ -165,8 +165,10 @@ elif ((maxcpus > 255)); then
 	# APIC IDs above 254 need x2APIC, which QEMU 7.2 emulates only with KVM.
 	die "TCG supports at most 255 possible CPUs (QEMU $("$qemu" --version | awk 'NR==1 { print $4 }') has no x2APIC emulation)"
 elif ((icount)); then
+	# shellcheck disable=SC2054 # commas separate QEMU's suboptions, not array elements
 	accel=(-accel tcg,thread=single -icount shift=0,sleep=off -cpu max)
 else
+	# shellcheck disable=SC2054 # commas separate QEMU's suboptions
 	accel=(-accel tcg,thread=multi -cpu max)
 fi
 
@@ -193,7 +195,7 @@ present)
 	;;
 *) die "VM_OFFLINE_CPUS=$VM_OFFLINE_CPUS in config/$BASE/base.conf: expected absent or present" ;;
 esac
-# shellcheck disable=SC2046,SC2116 # one line of words
+# shellcheck disable=SC2086,SC2116 # $(echo $append): its newlines and runs of spaces made one space each
 start_qemu vm -machine q35 "${accel[@]}" \
 	-smp "$smp" -m "$mem" -nodefaults -no-user-config -bios /usr/share/qemu/qboot.rom \
 	-no-reboot -display none -monitor none \
