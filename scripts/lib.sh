@@ -110,6 +110,20 @@ lock_tree() {
 	fi
 }
 
+# remove_scratch DIR: DIR and every worktree made under it, in the tree of every base (also those
+# of a test that failed half-way).
+remove_scratch() {
+	local dir=$1 tree wt
+	for tree in "$TREE" "$LAB_CACHE"/*/linux; do
+		[[ -d $tree/.git ]] || continue
+		for wt in $(git -C "$tree" worktree list --porcelain 2>/dev/null | sed -n "s|^worktree \($dir/.*\)|\1|p"); do
+			git -C "$tree" worktree remove --force "$wt" >/dev/null 2>&1 || true
+		done
+		git -C "$tree" worktree prune 2>/dev/null || true
+	done
+	rm -rf "$dir"
+}
+
 # list_entries FILE...: the entries of upstream-format lists (DENYLIST, ALLOWLIST): one per line,
 # `#` comments and blank lines dropped; files that do not exist are empty
 list_entries() {
