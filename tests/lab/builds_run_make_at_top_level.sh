@@ -1,6 +1,6 @@
 #!/bin/bash
 # The lab's builds run make as a top-level make even under `make check-debug`: with an inherited
-# MAKELEVEL, 6.1's selftests Makefile leaves OUTPUT empty and the in-tree test_progs build looks
+# MAKELEVEL, an older base's selftests Makefile leaves OUTPUT empty and the in-tree test_progs build looks
 # for its files under / (a dry run of urandom_read shows the include path it would use).
 # Plant: lab_make as plain make, inheriting MAKELEVEL under make check-debug.
 # Plant command: sed -i 's/env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES make "\$@"/make "$@"/' scripts/lib.sh

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Every trigger producer must make the same syscall. getpgid() used to get whatever %rsi held, which
 # with per-thread counting became the slot index: producer 1 asked for the group of pid 1, a slower
-# path, and p2 stopped scaling. trig-base covers the userspace-counting producer, trig-rawtp the
-# one that only triggers BPF (on 6.1; each base's list gives its benchmarks).
+# path, and p2 stopped scaling. Each base's list gives the benchmarks to run: one producer that
+# counts in userspace (trig-base) and one that only triggers BPF (trig-rawtp), where the base has them.
 #   tests/series/trigger_producers_make_equal_syscalls.sh BENCHMARK...
 # Plant: a producer calling syscall(__NR_getpgid) with no argument again (the series' getpgid(0)
 # patch reverted in benchs/bench_trigger.c).

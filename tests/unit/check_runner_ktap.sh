@@ -3,7 +3,8 @@
 # holds five stand-in tests: the plan first, "ok", "not ok" with the end of the test's log, "ok ...
 # # SKIP reason" for exit status 4, "not ok ... # TIMEOUT N seconds" at the settings file's limit,
 # the closing line "N passed, N failed, N skipped" and exit status 1; no process of a test outlives
-# it, whether it timed out or left a background job behind. -a/-b select by glob, -l lists.
+# it, whether it timed out or left a background job behind. prove parses the output. -a/-b select
+# by glob, -l lists.
 # Plant: the runner leaving a test's background jobs running (no kill of its process group).
 # Plant command: sed -i '/what the test left running/d' scripts/check.sh
 # shellcheck source=../lib.sh
@@ -43,6 +44,14 @@ WANT
 	diff <(echo "$want") <(grep -vE '^#' <<<"$out" | sed -E 's/ \([0-9]+s\)$//') || { echo "not the expected KTAP (- expected)"; return 1; }
 	grep -qx '# | # the reason it failed' <<<"$out" || { echo "the failing test's log is not shown"; return 1; }
 	((rc == 1)) || { echo "exit status $rc, expected 1"; return 1; }
+	# A TAP parser reads it so: prove (Debian's perl, TAP::Harness) on the runner's output.
+	echo "$out" >"$scratch/runner.tap"
+	prove --exec cat "$scratch/runner.tap" >"$scratch/prove.out" 2>&1 || true
+	cat "$scratch/prove.out"
+	if ! grep -q 'Tests: 5 Failed: 2)' "$scratch/prove.out" || ! grep -q 'Failed tests:  2, 4' "$scratch/prove.out"; then
+		echo "prove does not read 5 tests, 2 and 4 failed"
+		return 1
+	fi
 	((SECONDS - t0 < 30)) || { echo "took $((SECONDS - t0))s"; return 1; }
 	if pgrep -f "$marker" >/dev/null; then
 		echo "left running: $(pgrep -af "$marker")"

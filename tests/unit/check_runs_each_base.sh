@@ -1,8 +1,8 @@
 #!/bin/bash
 # make check runs the unit tier once and every base's tests (config/<base>/tests) on that base,
 # named <base>/<tier>/<name>; BASE=<base> runs only that base's (a check.sh that took the requested
-# base for the default one once ran all the lab's tests on 6.12, and failed those of 6.1's
-# patches). Every line of every base's list names a test that exists, and every test of the
+# base for the default one once ran all the lab's tests on the second base, and failed those of
+# the first base's patches). Every line of every base's list names a test that exists, and every test of the
 # lab, series, vm and regress tiers runs on some base.
 # Plant: the runner ignoring BASE (every base's tests run whatever BASE says).
 # Plant command: sed -i 's/^requested_base=\${BASE:-}$/requested_base=/' scripts/check.sh

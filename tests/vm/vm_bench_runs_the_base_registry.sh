@@ -1,7 +1,8 @@
 #!/bin/bash
 # make bench runs the base's registry in the VM: the lab's scripts in the guest must get BASE too
-# (vm.sh passes it; without it make bench BASE=6.12 ran 6.1's trigger rows, and failed trig-base).
-# Plant: vm.sh not passing BASE to the guest (make bench BASE=6.12 then ran 6.1's rows).
+# (vm.sh passes it; without it make bench BASE=<another base> ran the default base's trigger rows,
+# and failed trig-base).
+# Plant: vm.sh not passing BASE to the guest (the guest then runs the default base's rows).
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
