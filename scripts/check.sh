@@ -24,19 +24,20 @@ usage: scripts/check.sh [-l] [-t TIER,...] [-a GLOB,...] [-b GLOB,...] [NAME...]
   -l  list the tests   -t  tiers (unit lab series vm regress; default unit,lab,series,vm)
   -a  run the tests matching a glob   -b  leave out the tests matching a glob
 USAGE
-	exit "${1:-0}"
+	exit 0
 }
 
 all_tiers="unit lab series vm regress"
 tiers="unit,lab,series,vm" allow='' deny='' list=0
-while getopts lt:a:b:h opt; do
+while getopts :lt:a:b:h opt; do
 	case $opt in
 	l) list=1 ;;
 	t) tiers=$OPTARG ;;
 	a) allow+=${allow:+,}$OPTARG ;;
 	b) deny+=${deny:+,}$OPTARG ;;
 	h) usage ;;
-	*) usage 2 >&2 ;;
+	:) die "-$OPTARG needs a value (${0##*/} -h)" ;;
+	*) die "-$OPTARG: no such option (${0##*/} -h)" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -18,17 +18,18 @@ usage: tests/plants.sh [-t TIER,...] [-a GLOB,...] [-o LOG]
   -t  tiers whose plants run (default unit,lab)   -a  tests whose tier/name matches a glob
   -o  the log (default Documentation/results/check-plants.log)
 USAGE
-	exit "${1:-0}"
+	exit 0
 }
 
 tiers=unit,lab allow='' log=$LAB_ROOT/Documentation/results/check-plants.log
-while getopts t:a:o:h opt; do
+while getopts :t:a:o:h opt; do
 	case $opt in
 	t) tiers=$OPTARG ;;
 	a) allow=$OPTARG ;;
 	o) log=$OPTARG ;;
 	h) usage ;;
-	*) usage 2 >&2 ;;
+	:) die "-$OPTARG needs a value (${0##*/} -h)" ;;
+	*) die "-$OPTARG: no such option (${0##*/} -h)" ;;
 	esac
 done
 shift $((OPTIND - 1))
