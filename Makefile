@@ -9,7 +9,8 @@ S := scripts
 #   BASE=6.1|6.12 (default 6.1: config/<base>/, patches/<base>/, $(LAB_CACHE)/<base>/)
 #   REV=<commit-ish of the tree>   CMD='<command for make vm>'   BENCHS='<names or families>'
 #   CPUS=2 MAXCPUS=<possible CPUs> MEM=2G TIMEOUT=<seconds: 600 for vm, 1200 for bench>
-#   SILENCE=300 ICOUNT=1 (deterministic clock) ACCEL=kvm|tcg (default: probe KVM)
+#   SILENCE=300 ICOUNT=1 (deterministic clock) ACCEL=kvm|tcg (default: probe KVM); the defaults of
+#   CPUS, MEM, TIMEOUT and SILENCE are those of config/vm.conf
 # scripts/lib.sh checks them all (check_knobs) before anything runs.
 REV ?= HEAD
 export REV BENCHS
@@ -18,11 +19,13 @@ export REV BENCHS
 unexport CMD
 cmd_quoted = '$(subst ','\'',$(value CMD))'
 
-.PHONY: help deps base tree series kernel bench-build vm bench host-bench check compare scaling check-debug gates mbox regress
+.PHONY: help deps base tree series kernel bench-build vm bench host-bench check check-unit check-slow compare scaling check-debug gates mbox regress
 
 help:
 	@echo "make bench        the main job: build what is missing, run the benchmark suite in the VM"
-	@echo "make check        the tests of the lab and of every base's series (BASE=6.12: that series only)"
+	@echo "make check        the tests of the lab and of every base's series, what CI runs (BASE=<base>: that base only)"
+	@echo "make check-unit   the unit tests: no kernel, no VM, under a minute (CI runs them first)"
+	@echo "make check-slow   the hours-long tests: CI's share of make regress on every base"
 	@echo "make host-bench   run the host-safe benchmarks on the host kernel (smoke test)"
 	@echo "make tree         materialize the kernel git tree: base commit + patches/ (git am)"
 	@echo "make series       regenerate patches/ from the tree (git format-patch)"
@@ -64,8 +67,18 @@ bench: tree
 host-bench: tree
 	@$(S)/bench.sh -H
 
+# The tiers (tests/<tier>/): unit, lab, series, vm (make check), regress (make check-slow).
+# TESTS: globs of test names (scripts/check.sh -a); scripts/check.sh -l lists them.
+check_select = $(if $(TESTS),-a "$(TESTS)")
+
 check: deps
-	@$(S)/check.sh
+	@$(S)/check.sh -t unit,lab,series,vm $(check_select)
+
+check-unit:
+	@$(S)/check.sh -t unit $(check_select)
+
+check-slow: deps
+	@$(S)/check.sh -t regress $(check_select)
 
 compare: tree
 	@scripts/compare/compare.sh

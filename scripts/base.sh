@@ -73,6 +73,7 @@ if [[ " $served " != *" $version "* ]]; then
 	fi
 fi
 # lib.sh names the base after this version from now on, for ALLOW_BASE_VERSION=1 runs.
+mkdir -p "$BASE_CACHE/base"
 [[ $version == "$BASE_PACKAGE_VERSION" ]] || echo "$version" >"$BASE_CACHE/base/allowed-version"
 dir=$BASE_CACHE/base/linux-$version
 

@@ -49,7 +49,7 @@ else
 fi
 selftests=$src/tools/testing/selftests/bpf
 need clang llc llvm-strip pahole
-# make regress builds a base's selftests with the LLVM its base.conf names (as CI, a current one)
+# make regress builds a base's selftests with the LLVM its toolchain.conf names (as CI, a current one)
 if [[ -n $llvm ]]; then
 	clang=clang-$llvm
 	need "$clang" "llc-$llvm" "llvm-strip-$llvm"

@@ -19,7 +19,7 @@ splat=$SPLAT_RE
 guest_cmd="splat='$splat'; cd $tests_dir && BENCH_DIR=$bench_dir bash $LAB_ROOT/config/debug-run; rc=\$?; dmesg > /tmp/dmesg; echo '--- dmesg splats ---'; grep -nE -A25 \"\$splat\" /tmp/dmesg; echo '--- end ---'; exit \$rc"
 log=$BASE_CACHE/check-debug.log
 set +e
-"$S/vm.sh" -k "$kernel" -c 2 -m 4G -t "${TIMEOUT:-3000}" -- "$guest_cmd" 2>&1 | tee "$log"
+"$S/vm.sh" -k "$kernel" -c "$VM_CPUS" -m "${MEM:-$DEBUG_MEM}" -t "${TIMEOUT:-$DEBUG_TIMEOUT}" -- "$guest_cmd" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 # The splats' first lines, from the console and the guest's dmesg; those of the base that

@@ -90,7 +90,7 @@ no_new_warnings() {
 
 # tree.sh's own message, once, when it fails.
 "$S/tree.sh" >/dev/null
-mapfile -t patches < <(series_patches)
+mapfile -t patches < <(series_patches "$PATCHES")
 mapfile -t commits < <(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD")
 ((${#patches[@]} == ${#commits[@]})) ||
 	die "the tree has ${#commits[@]} commits but $PATCHES_SHOWN/ has ${#patches[@]} patches: run make series or make tree"

@@ -21,18 +21,21 @@ if [[ ! $BASE =~ ^[0-9]+\.[0-9]+$ || ! -f $LAB_ROOT/config/$BASE/base.conf ]]; t
 fi
 BASE_CONFIG=$LAB_ROOT/config/$BASE
 # The base's facts, one kind a file (plain NAME=value lines): base.conf, the package and where
-# Debian's archive serves it; vm.conf, how its kernel counts possible CPUs in QEMU (VM_OFFLINE_CPUS);
-# toolchain.conf, the LLVM its selftests need where Debian's clang (14) does not do (REGRESS_LLVM
-# for make regress's suites, BENCH_LLVM for bench).
+# Debian's archive serves it; possible-cpus.conf, how its kernel counts possible CPUs in QEMU
+# (VM_OFFLINE_CPUS); toolchain.conf, the LLVM its selftests need where Debian's clang (14) does
+# not do (REGRESS_LLVM for make regress's suites, BENCH_LLVM for bench).
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
 REGRESS_LLVM='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent
 # shellcheck source=../config/6.1/base.conf
 . "$BASE_CONFIG/base.conf"
-for _lab_conf in vm.conf toolchain.conf; do
+for _lab_conf in possible-cpus.conf toolchain.conf; do
 	# shellcheck source=/dev/null
 	[[ ! -f $BASE_CONFIG/$_lab_conf ]] || . "$BASE_CONFIG/$_lab_conf"
 done
 unset _lab_conf
+# The VM's default CPUs, memory and time limits.
+# shellcheck source=../config/vm.conf
+. "$LAB_ROOT/config/vm.conf"
 
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpf-lab}
 BASE_CACHE=$LAB_CACHE/$BASE				# everything of this base: tree, kernels, results
@@ -43,10 +46,13 @@ fi
 BASE_DIR=$BASE_CACHE/base/linux-$BASE_PACKAGE_VERSION	# pristine, extracted base
 TREE=${TREE:-$BASE_CACHE/linux}				# git tree: base commit + series
 BUILD_SRC=$BASE_CACHE/build-src				# worktree the kernels are built from
+# shellcheck disable=SC2034 # read by the scripts that source lib.sh
 KERNELS=$BASE_CACHE/kernels				# built kernels, one dir per variant
+# shellcheck disable=SC2034 # read by the scripts that source lib.sh
 RESULTS=$BASE_CACHE/results
 BASE_TAG=lab-base					# tag of the base commit in $TREE
 PATCHES=${LAB_PATCHES:-$LAB_ROOT/patches/$BASE}		# the series: NNNN-*.patch, 0000 the cover letter
+# shellcheck disable=SC2034 # read by the scripts that source lib.sh
 PATCHES_SHOWN=${PATCHES#"$LAB_ROOT"/}			# the same, as messages name it (patches/6.1)
 # How git format-patch writes the series (series.sh, mbox.sh): the subject prefix of the base's
 # series.conf (SUBJECT_PREFIX, default PATCH) and, with BASE_COMMIT_TRAILER=1, a base-commit:
@@ -57,6 +63,7 @@ SUBJECT_PREFIX=PATCH BASE_COMMIT_TRAILER=0
 SERIES_FORMAT_OPTS=(--subject-prefix="$SUBJECT_PREFIX")
 [[ $BASE_COMMIT_TRAILER != 1 ]] || SERIES_FORMAT_OPTS+=(--base="$BASE_TAG")
 JOBS=${JOBS:-$(nproc)}
+# shellcheck disable=SC2034 # read by the scripts that source lib.sh
 TRACEFS_BENCHS=trig-tp					# benchmarks of the registry that need tracefs
 
 die() {
@@ -119,6 +126,20 @@ lock_tree() {
 		note "waiting for another run on $TREE"
 		flock 8
 	fi
+}
+
+# remove_scratch DIR: DIR and every worktree made under it, in the tree of every base (also those
+# of a test that failed half-way).
+remove_scratch() {
+	local dir=$1 tree wt
+	for tree in "$TREE" "$LAB_CACHE"/*/linux; do
+		[[ -d $tree/.git ]] || continue
+		for wt in $(git -C "$tree" worktree list --porcelain 2>/dev/null | sed -n "s|^worktree \($dir/.*\)|\1|p"); do
+			git -C "$tree" worktree remove --force "$wt" >/dev/null 2>&1 || true
+		done
+		git -C "$tree" worktree prune 2>/dev/null || true
+	done
+	rm -rf "$dir"
 }
 
 # list_entries FILE...: the entries of upstream-format lists (DENYLIST, ALLOWLIST): one per line,
@@ -261,7 +282,7 @@ series_patches() {
 # series_hash: what the tree's stamp records of patches/ (and the base version it applies to).
 series_hash() {
 	local patches
-	mapfile -t patches < <(series_patches)
+	mapfile -t patches < <(series_patches "$PATCHES")
 	(echo "$BASE_PACKAGE_VERSION"; cat "${patches[@]}" /dev/null) | sha1sum | cut -c1-40
 }
 
@@ -321,7 +342,7 @@ PY
 # value; checked when any script starts, so before anything is built. One line names the knob
 # and what it allows.
 check_knobs() {
-	local v unknown max=255 min_cpus=${CPUS:-2}
+	local v unknown max=255 min_cpus=${CPUS:-$VM_CPUS}
 	[[ ${ACCEL:-} == kvm ]] && max=1024
 	knob_bad() { die "$1=${!1}: $2"; }
 	[[ -z ${ACCEL:-} || $ACCEL == kvm || $ACCEL == tcg ]] || knob_bad ACCEL "expected kvm, tcg or unset (probe)"
@@ -335,8 +356,8 @@ check_knobs() {
 			knob_bad MAXCPUS "expected possible CPUs, $min_cpus (the online CPUs) to $max$([[ $max == 255 ]] && echo ' (more only with ACCEL=kvm: TCG has no x2APIC)')"
 	fi
 	for v in ${POSSIBLE:-}; do
-		[[ $v =~ ^[1-9][0-9]*$ && $v -le $max && $v -ge ${CPUS:-2} ]] ||
-			knob_bad POSSIBLE "'$v': expected possible CPU counts, ${CPUS:-2} (the online CPUs) to $max"
+		[[ $v =~ ^[1-9][0-9]*$ && $v -le $max && $v -ge ${CPUS:-$VM_CPUS} ]] ||
+			knob_bad POSSIBLE "'$v': expected possible CPU counts, ${CPUS:-$VM_CPUS} (the online CPUs) to $max"
 	done
 	[[ -z ${TIMEOUT:-} || $TIMEOUT =~ ^[1-9][0-9]*$ ]] || knob_bad TIMEOUT "expected a positive number of seconds"
 	[[ -z ${SILENCE:-} || $SILENCE =~ ^[1-9][0-9]*$ ]] || knob_bad SILENCE "expected a positive number of seconds"

@@ -8,7 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=${1:-$BASE_CACHE/series.mbox}
-mapfile -t patches < <(series_patches)
+mapfile -t patches < <(series_patches "$PATCHES")
 ((${#patches[@]})) || die "$PATCHES has no patches: nothing to put in an mbox"
 [[ -f $PATCHES/cover-letter.txt ]] || die "$PATCHES/cover-letter.txt not found (first line: the cover letter's subject)"
 git -C "$TREE" rev-parse -q --verify "$BASE_TAG^{commit}" >/dev/null 2>&1 ||

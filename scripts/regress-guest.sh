@@ -35,4 +35,4 @@ test_maps | test_verifier) run "$suite" "./$suite" ;;
 	exit 2
 	;;
 esac
-mark done
+mark "done"

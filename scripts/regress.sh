@@ -2,16 +2,7 @@
 # The kernel's own BPF selftests on the base and on the series, in the VM, the way BPF CI runs them:
 # a kernel built from the selftests' config (kernel.sh -c regress), test_progs, test_progs-no_alu32,
 # test_maps and test_verifier built from the same commit, run on the base commit and on the series.
-#   scripts/regress.sh [-b REV | -B DIR] [-r REV] [-p PATCH] [-a TESTS] [-o DIR] [-R] [suite...]
-#     -b REV    the base commit (default lab-base)
-#     -B DIR    the base's results recorded in DIR (-R), not run again: they must be of the kernel
-#               and the selftests that the base builds today
-#     -r REV    the series commit (default HEAD)
-#     -p PATCH  run the series with PATCH applied on top (a plant, lab/plants/NAME.patch)
-#     -a TESTS  test_progs tests to run (comma-separated globs; default all of them)
-#     -o DIR    results go to DIR/base and DIR/series, run afresh (default: the cache, reused)
-#     -R        record: copy the results and a summary to Documentation/results/regress-<base>/
-#     suite     test_progs test_progs-no_alu32 test_maps test_verifier (default: all four)
+#   scripts/regress.sh [options] [suite...]     (the options: scripts/regress.sh -h, usage() below)
 # Tests in config/<base>/DENYLIST (and DENYLIST.<suite>), upstream's format, are not run. Each test
 # of test_progs runs under LIMIT seconds (default 900), test_maps and test_verifier (run whole) under
 # 4 × LIMIT; a kernel that dies in a test (CRASH, HANG) is booted again for the tests after it, and
@@ -23,7 +14,18 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '5,14s/^# \{0,1\}//p' "$0"
+	cat <<'USAGE'
+usage: scripts/regress.sh [-b REV | -B DIR] [-r REV] [-p PATCH] [-a TESTS] [-o DIR] [-R] [suite...]
+    -b REV    the base commit (default lab-base)
+    -B DIR    the base's results recorded in DIR (-R), not run again: they must be of the kernel
+              and the selftests that the base builds today
+    -r REV    the series commit (default HEAD)
+    -p PATCH  run the series with PATCH applied on top (a plant, lab/plants/NAME.patch)
+    -a TESTS  test_progs tests to run (comma-separated globs; default all of them)
+    -o DIR    results go to DIR/base and DIR/series, run afresh (default: the cache, reused)
+    -R        record: copy the results and a summary to Documentation/results/regress-<base>/
+    suite     test_progs test_progs-no_alu32 test_maps test_verifier (default: all four)
+USAGE
 	exit "${1:-0}"
 }
 args=("$@")
@@ -65,8 +67,8 @@ run_todo() {
 		note "$suite: $(wc -l <"$todo") tests to run on $(basename "$kernel")"
 		start=$SECONDS status=0
 		# from the results directory: the guest then sees it (TODO) also when it is under /tmp
-		(cd "$(dirname "$todo")" && exec "$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c 2 -p "${MAXCPUS:-8}" -m "${MEM:-4G}" \
-			-t "${TIMEOUT:-21600}" -s "${SILENCE:-$((suite_limit + 120))}" -- \
+		(cd "$(dirname "$todo")" && exec "$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c "$VM_CPUS" -p "${MAXCPUS:-$REGRESS_MAXCPUS}" -m "${MEM:-$REGRESS_MEM}" \
+			-t "${TIMEOUT:-$REGRESS_TIMEOUT}" -s "${SILENCE:-$((suite_limit + 120))}" -- \
 			bash "$LAB_ROOT/scripts/regress-guest.sh" "$st" "$suite" "$suite_limit" "$todo" "$deny" \
 			>"$run" 2>>"$out.console") || status=$?
 		cat "$run" >>"$out.out"
@@ -76,8 +78,9 @@ run_todo() {
 		grep -qx 'lab-regress: done' "$run" && break
 		# The VM died in the last test started: mark it, and boot again for the tests after it.
 		started=$(sed -n 's/^lab-regress: start \(.*\)/\1/p' "$run" | tail -n1)
-		[[ -n $started ]] && ! grep -q "^lab-regress: end $started " "$run" ||
+		if [[ -z $started ]] || grep -q "^lab-regress: end $started " "$run"; then
 			die "$suite: the VM ended (status $status) before a test started; see $out.console"
+		fi
 		why=CRASH
 		tail -n 5 "$out.console" | grep -q 'VM timed out' && why=TIMEOUT
 		tail -n 5 "$out.console" | grep -q 'VM hangs' && why=HANG
@@ -145,7 +148,7 @@ run_suite() {
 # DENYLIST: a test it names is DENIED in the results whether it ran before or not (a subtest entry
 # applies to the runs of its test after the change).
 selection_key() {
-	echo "$limit ${MAXCPUS:-8}" | sha1sum | cut -c1-8
+	echo "$limit ${MAXCPUS:-$REGRESS_MAXCPUS}" | sha1sum | cut -c1-8
 }
 
 # run_kernel SIDE REV: build the regress kernel and selftests of REV, run the suites; prints the
@@ -224,7 +227,7 @@ if ((record)); then
 	{
 		echo "# make regress on $BASE: the BPF selftests on the base and on the series"
 		echo
-		echo "Command: \`BASE=$BASE scripts/regress.sh ${args[*]}\` (LIMIT=$limit, MAXCPUS=${MAXCPUS:-8}), $(date -u '+%F'): $((SECONDS - start)) s, runs kept in the cache reused; a suite's wall time is that of all its runs, VM boots included."
+		echo "Command: \`BASE=$BASE scripts/regress.sh ${args[*]}\` (LIMIT=$limit, MAXCPUS=${MAXCPUS:-$REGRESS_MAXCPUS}), $(date -u '+%F'): $((SECONDS - start)) s, runs kept in the cache reused; a suite's wall time is that of all its runs, VM boots included."
 		echo
 		echo "$summary"
 		echo

@@ -186,6 +186,7 @@ test_head() {
 test_nomount() {
 	local before
 	before=$(snapshot)
+	# shellcheck disable=SC2016 # the inner bash expands $1, $out and the rest
 	if unshare -m --propagation private bash -c '
 		set -euo pipefail
 		umount '"$cg"'

@@ -12,7 +12,7 @@ lock_tree
 "$LAB_ROOT/scripts/base.sh"
 
 stamp_file=$TREE/.git/lab-stamp	# "<hash of patches/> <HEAD after applying them, or 'applying'>"
-mapfile -t patches < <(series_patches)
+mapfile -t patches < <(series_patches "$PATCHES")
 patches_hash=$(series_hash)
 
 make_base_commit() {

@@ -46,8 +46,10 @@ show_host_path "$run_dir"		# when it lies elsewhere (LAB_VM_RUNS)
 show_host_path "$lab_root"
 show_host_path "$(cat "$run_dir/cwd")"
 # The host's HOME, so that ~ means the same in the guest (read-only there).
-export HOME=$(cat "$run_dir/home")
-export BASE=$(cat "$run_dir/base")
+HOME=$(cat "$run_dir/home")
+BASE=$(cat "$run_dir/base")
+export HOME BASE
+# shellcheck disable=SC2164 # /tmp is the tmpfs mounted above; PID 1 must not exit here
 cd "$(cat "$run_dir/cwd")" 2>/dev/null || cd /tmp
 # The command's output goes to the second serial port, apart from the kernel's messages on the
 # console (ttyS0), so that vm.sh looks for crashes in kernel messages only.

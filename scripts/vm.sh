@@ -1,14 +1,7 @@
 #!/bin/bash
 # Boot a lab kernel in QEMU (KVM where a guest really boots under it, else TCG), run one command in
 # it as root, stream its output, exit with its status.
-#   scripts/vm.sh [options] [--] command...
-#     -k DIR|bzImage  kernel to boot (default: the tree's HEAD, built if needed)
-#     -c N            online CPUs (default 2)
-#     -p N            possible CPUs, QEMU's maxcpus (default: same as -c)
-#     -m SIZE         memory (default 2G)
-#     -t SECONDS      time limit for the whole VM (default 600)
-#     -s SECONDS      a guest silent this long (no console, no command output) hangs (default 300)
-#     -i              deterministic clock: -icount shift=0,sleep=off, one online CPU
+#   scripts/vm.sh [options] [--] command...     (the options: scripts/vm.sh -h, usage() below)
 # The command's output goes to stdout (the guest's second serial port); the kernel's messages go to
 # stderr (the console, first serial port); a crash is looked for in the kernel's messages only.
 # The host's root is shared read-only over 9p, the way virtme-ng does it, so every host path works
@@ -18,12 +11,21 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '4,13s/^# \{0,1\}//p' "$0"
+	cat <<USAGE
+usage: scripts/vm.sh [options] [--] command...
+  -k DIR|bzImage  kernel to boot (default: the tree's HEAD, built if needed)
+  -c N            online CPUs (default $VM_CPUS)
+  -p N            possible CPUs, QEMU's maxcpus (default: same as -c)
+  -m SIZE         memory (default $VM_MEM)
+  -t SECONDS      time limit for the whole VM (default $VM_TIMEOUT)
+  -s SECONDS      a guest silent this long (no console, no command output) hangs (default $VM_SILENCE)
+  -i              deterministic clock: -icount shift=0,sleep=off, one online CPU
+USAGE
 	exit "${1:-0}"
 }
 
-kernel='' kernel_set=0 cpus=${CPUS:-} maxcpus=${MAXCPUS:-} mem=${MEM:-2G} timeout=${TIMEOUT:-600}
-icount=${ICOUNT:-0} silence=${SILENCE:-300}
+kernel='' kernel_set=0 cpus=${CPUS:-} maxcpus=${MAXCPUS:-} mem=${MEM:-$VM_MEM} timeout=${TIMEOUT:-$VM_TIMEOUT}
+icount=${ICOUNT:-0} silence=${SILENCE:-$VM_SILENCE}
 while getopts k:c:p:m:t:s:ih opt; do
 	case $opt in
 	k) kernel=$OPTARG kernel_set=1 ;;
@@ -46,7 +48,7 @@ if ((icount)); then
 	[[ ${cpus:-1} == 1 ]] || die "the deterministic clock (-i) runs one online CPU; drop -c/CPUS (use -p for possible CPUs)"
 	cpus=1
 fi
-cpus=${cpus:-2}
+cpus=${cpus:-$VM_CPUS}
 maxcpus=${maxcpus:-$cpus}
 [[ $cpus =~ ^[1-9][0-9]*$ && $maxcpus =~ ^[1-9][0-9]*$ ]] || die "CPU counts must be positive integers"
 ((maxcpus >= cpus)) || die "possible CPUs ($maxcpus) must be at least the online CPUs ($cpus)"
@@ -163,8 +165,10 @@ elif ((maxcpus > 255)); then
 	# APIC IDs above 254 need x2APIC, which QEMU 7.2 emulates only with KVM.
 	die "TCG supports at most 255 possible CPUs (QEMU $("$qemu" --version | awk 'NR==1 { print $4 }') has no x2APIC emulation)"
 elif ((icount)); then
+	# shellcheck disable=SC2054 # commas separate QEMU's suboptions, not array elements
 	accel=(-accel tcg,thread=single -icount shift=0,sleep=off -cpu max)
 else
+	# shellcheck disable=SC2054 # commas separate QEMU's suboptions
 	accel=(-accel tcg,thread=multi -cpu max)
 fi
 
@@ -180,7 +184,7 @@ output=$run_dir/output.log	# ttyS1: the command's output and exit status
 append="console=ttyS0 loglevel=5 panic=-1 trace_clock=global oops=panic root=root rootfstype=9p ro
 	rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=524288
 	init=$LAB_ROOT/scripts/vm-init.sh lab_run=$run_dir"
-# The possible CPUs beyond the online ones (config/<base>/base.conf, VM_OFFLINE_CPUS): absent
+# The possible CPUs beyond the online ones (config/<base>/possible-cpus.conf, VM_OFFLINE_CPUS): absent
 # (-smp N,maxcpus=M: QEMU lists them in the MADT as disabled, which 6.1 counts as possible), or
 # present but never brought up (-smp M and the kernel's maxcpus=N).
 case $VM_OFFLINE_CPUS in
@@ -189,9 +193,9 @@ present)
 	smp=$maxcpus
 	append+=" maxcpus=$cpus"
 	;;
-*) die "VM_OFFLINE_CPUS=$VM_OFFLINE_CPUS in config/$BASE/base.conf: expected absent or present" ;;
+*) die "VM_OFFLINE_CPUS=$VM_OFFLINE_CPUS in config/$BASE/possible-cpus.conf: expected absent or present" ;;
 esac
-# shellcheck disable=SC2046,SC2116 # one line of words
+# shellcheck disable=SC2086,SC2116 # $(echo $append): its newlines and runs of spaces made one space each
 start_qemu vm -machine q35 "${accel[@]}" \
 	-smp "$smp" -m "$mem" -nodefaults -no-user-config -bios /usr/share/qemu/qboot.rom \
 	-no-reboot -display none -monitor none \

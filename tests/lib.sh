@@ -1,0 +1,201 @@
+# What every test of tests/<tier>/ shares: KTAP output and kselftest's exit codes, a scratch
+# directory, and the lab's facts (scripts/lib.sh, for the base in BASE). Source it; do not run it.
+# A test is one executable: it defines a function and ends with `run_test FUNCTION "$@"`, which
+# prints "TAP version 13", the plan "1..1", the function's output as "# " lines and
+# "ok 1 NAME", "not ok 1 NAME" or "ok 1 NAME # SKIP reason"; it exits 0, 1 or 4 (skip).
+# A test of several cases calls ktap_plan N, then ktap_ok / ktap_not_ok / ktap_skip, ktap_finish.
+# shellcheck shell=bash
+set -euo pipefail
+# shellcheck source=../scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+
+S=$LAB_ROOT/scripts
+KSFT_PASS=0 KSFT_FAIL=1 KSFT_SKIP=4
+
+# The scratch directory: the runner's (LAB_TEST_SCRATCH, removed by the runner), or one of the
+# test's own, removed when it exits.
+if [[ -n ${LAB_TEST_SCRATCH:-} ]]; then
+	scratch=$LAB_TEST_SCRATCH
+	mkdir -p "$scratch"
+else
+	scratch=$(mktemp -d "${TMPDIR:-/tmp}/lab-test.XXXXXX")
+	# shellcheck disable=SC2064 # the directory of this run, fixed now
+	trap "remove_scratch '$scratch'" EXIT
+fi
+skip_file=$scratch/.skip-reason
+
+# KTAP, one level.
+ktap_n=0 ktap_failed=0 ktap_skipped=0
+ktap_plan() {
+	echo "TAP version 13"
+	echo "1..$1"
+}
+ktap_ok() {
+	ktap_n=$((ktap_n + 1))
+	echo "ok $ktap_n $*"
+}
+ktap_not_ok() {
+	ktap_n=$((ktap_n + 1))
+	ktap_failed=$((ktap_failed + 1))
+	echo "not ok $ktap_n $*"
+}
+ktap_skip() {
+	ktap_n=$((ktap_n + 1))
+	ktap_skipped=$((ktap_skipped + 1))
+	echo "ok $ktap_n $1 # SKIP ${*:2}"
+}
+# ktap_finish: the totals as a diagnostic line, and kselftest's exit code.
+ktap_finish() {
+	echo "# Totals: pass:$((ktap_n - ktap_failed - ktap_skipped)) fail:$ktap_failed skip:$ktap_skipped"
+	((ktap_failed == 0)) || exit "$KSFT_FAIL"
+	((ktap_n > ktap_skipped)) || exit "$KSFT_SKIP"
+	exit "$KSFT_PASS"
+}
+
+# run_test FUNCTION [ARG...]: the test of one case. FUNCTION fails by returning non-zero (errexit
+# is on inside it) and skips with `skip REASON`.
+run_test() {
+	local fn=$1 rc
+	shift
+	ktap_plan 1
+	rm -f "$skip_file"
+	set +e
+	(
+		set -e
+		"$fn" "$@"
+	) 2>&1 | sed -u 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	set -e
+	if ((rc == 0)); then
+		ktap_ok "$fn"
+	elif ((rc == KSFT_SKIP)) && [[ -f $skip_file ]]; then
+		ktap_skip "$fn" "$(cat "$skip_file")"
+	else
+		ktap_not_ok "$fn"
+	fi
+	ktap_finish
+}
+
+# skip "reason": end the test as skipped, with the reason on its line.
+skip() {
+	echo "$*" >"$skip_file"
+	exit "$KSFT_SKIP"
+}
+
+# expect_fail "message regex" cmd...: the command must exit non-zero and print the message.
+expect_fail() {
+	local want=$1 out rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	echo "$out"
+	((rc != 0)) || { echo "expected a failure, got exit 0"; return 1; }
+	grep -qE "$want" <<<"$out" || { echo "expected the message /$want/"; return 1; }
+}
+
+# The series, its tree and its commits.
+patches() {
+	series_patches "$PATCHES"
+}
+
+# need_patches: skip a test of the series when the base has none.
+need_patches() {
+	[[ -n $(patches) ]] || skip "no patches in $PATCHES"
+}
+
+# tree_head: the tree's commit that has patches/ applied (from tree.sh's stamp).
+tree_head() {
+	cut -d' ' -f2 "$TREE/.git/lab-stamp"
+}
+
+# scratch_worktree DIR PATCH...: a worktree of the base with the files the patches touch (lib.sh).
+scratch_worktree() {
+	local dir=$1
+	shift
+	scratch_worktree_of "$TREE" "$dir" "$@"
+}
+
+# commit_messages DIR [REV]: author, subject, body and trailers of each commit from the base to REV
+# (default HEAD), oldest first, as the maintainer would read them.
+commit_messages() {
+	git -C "$1" log --reverse --format='=== commit ===%n%an <%ae>%n%s%n%n%b' "$BASE_TAG..${2:-HEAD}"
+}
+
+# same_commits_as_tree DIR: the commits of DIR from the base on have the tree's content, and the
+# tree's author, subject, body and trailers byte for byte, one commit per patch; git
+# interpret-trailers finds a Signed-off-by in every one of them.
+same_commits_as_tree() {
+	local dir=$1 c n=0
+	[[ $(git -C "$dir" rev-parse 'HEAD^{tree}') == $(git -C "$TREE" rev-parse "$(tree_head)^{tree}") ]] ||
+		{ echo "$dir: the files differ from the tree's"; return 1; }
+	diff -u <(commit_messages "$TREE" "$(tree_head)") <(commit_messages "$dir") ||
+		{ echo "$dir: commit messages differ from the tree's (- tree, + $dir)"; return 1; }
+	for c in $(git -C "$dir" rev-list --reverse "$BASE_TAG..HEAD"); do
+		git -C "$dir" log -1 --format=%B "$c" | git interpret-trailers --parse | grep -q '^Signed-off-by: ' ||
+			{ echo "no Signed-off-by trailer in: $(git -C "$dir" log -1 --format='%h %s' "$c")"; return 1; }
+		n=$((n + 1))
+	done
+	((n == $(patches | wc -l))) || { echo "$dir: $n commits for $(patches | wc -l) patches"; return 1; }
+	echo "$dir: $n commits, messages identical to the tree's, each with Signed-off-by"
+}
+
+# am_matches_series NAME GIT_AM_ARGS...: git am into a scratch worktree of the base must give the
+# tree's commits: same files, same author, subject, body and trailers.
+am_matches_series() {
+	local name=$1
+	shift
+	# shellcheck disable=SC2046 # one word per patch
+	scratch_worktree "$scratch/$name" $(patches)
+	git -C "$scratch/$name" am -q "$@"
+	same_commits_as_tree "$scratch/$name"
+	git -C "$TREE" worktree remove --force "$scratch/$name"
+}
+
+# The VM tests boot a copy of the kernel under $scratch: `pgrep -f "$scratch/"` then finds only this
+# test's QEMU, never another run's on the same machine.
+vm_kernel() {
+	if [[ ! -f $scratch/kernel/bzImage ]]; then
+		mkdir -p "$scratch/kernel"
+		cp "$("$S/kernel.sh" HEAD)/bzImage" "$scratch/kernel/bzImage"
+	fi
+	echo "$scratch/kernel/bzImage"
+}
+
+# vm [vm.sh options] -- CMD: the kernel of HEAD in the VM, under the tests' time limit.
+vm() {
+	"$S/vm.sh" -k "$(vm_kernel)" -t "$VM_TEST_TIMEOUT" "$@"
+}
+
+# our_qemu: the QEMU processes of this test.
+our_qemu() {
+	pgrep -f -- "-kernel $scratch/" || true
+}
+
+# The bench tests (tests/bench/test_bench_NAME.sh, TAP output) run against BENCH=<bench_dir>/bench.
+# shellcheck disable=SC2034 # read by the tests that source this file
+bench_tests=$LAB_ROOT/tests/bench
+
+# bench_dir: the bench of HEAD, built if needed.
+bench_dir() {
+	"$S/bench-build.sh" HEAD
+}
+
+# lists_give_reasons ENTRY FILE...: every entry of the lists (a line neither blank nor a comment) is
+# ENTRY (an extended regex, from the line's start) followed by `# reason`; names those that are not,
+# counts the entries, and fails when one has no reason or there is none.
+lists_give_reasons() {
+	local entry=$1 f line bad=0 n=0
+	shift
+	for f in "$@"; do
+		[[ -f $f ]] || continue
+		while IFS= read -r line; do
+			[[ -z ${line//[[:space:]]/} || $line == '#'* ]] && continue
+			n=$((n + 1))
+			[[ $line =~ ^${entry}[[:space:]]+#[[:space:]]*[^[:space:]] ]] || {
+				echo "$f: no reason given: $line"
+				bad=1
+			}
+		done <"$f"
+	done
+	echo "$n entries"
+	((n > 0 && bad == 0))
+}

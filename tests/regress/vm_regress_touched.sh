@@ -1,0 +1,17 @@
+#!/bin/bash
+# CI's share of make regress: the series' kernel, built from the selftests' own config, runs
+# test_verifier and the test_progs tests of the code the series touches (config/ALLOWLIST) in the
+# VM, and nothing that passes in the base's recorded full run fails (test_maps takes 18 minutes
+# here: make regress runs it).
+# Plant: a series that breaks a touched selftest (e.g. lab/plants/freelist-lossy-pop.patch on the series' commit).
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+vm_regress_touched() {
+	local recorded=$LAB_ROOT/Documentation/results/regress-$BASE/base
+	[[ -d $recorded ]] || skip "no recorded run of the base in ${recorded#"$LAB_ROOT"/} (make regress BASE=$BASE RECORD=1)"
+	"$S/regress.sh" -B "$recorded" -o "$scratch/regress" \
+		-a "$(list_entries "$LAB_ROOT/config/ALLOWLIST" | paste -sd,)" test_progs test_verifier
+}
+
+run_test vm_regress_touched "$@"

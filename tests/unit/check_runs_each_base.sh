@@ -1,0 +1,32 @@
+#!/bin/bash
+# make check runs the unit tier once and every base's tests (config/<base>/tests) on that base,
+# named <base>/<tier>/<name>; BASE=<base> runs only that base's (a check.sh that took the requested
+# base for the default one once ran all the lab's tests on the second base, and failed those of
+# the first base's patches). Every line of every base's list names a test that exists, and every test of the
+# lab, series, vm and regress tiers runs on some base.
+# Plant: the runner ignoring BASE (every base's tests run whatever BASE says).
+# Plant command: sed -i 's/^requested_base=\${BASE:-}$/requested_base=/' scripts/check.sh
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+check_runs_each_base() {
+	local all b only f listed
+	all=$(env -u BASE "$S/check.sh" -l -t unit,lab,series,vm,regress)
+	for b in $(lab_bases); do
+		grep -q "^$b/series/tree$" <<<"$all" || { echo "make check does not make the tree of $b"; return 1; }
+		only=$(BASE=$b "$S/check.sh" -l -t lab,series,vm,regress)
+		echo "BASE=$b: $(wc -l <<<"$only") tests"
+		! grep -v "^$b/" <<<"$only" || { echo "BASE=$b runs tests of another base"; return 1; }
+		[[ $only == "$(grep "^$b/" <<<"$all")" ]] || { echo "BASE=$b does not run all of $b's tests"; return 1; }
+	done
+	[[ $(grep -c '^unit/' <<<"$all") == $(find "$LAB_ROOT/tests/unit" -name '*.sh' | wc -l) ]] ||
+		{ echo "not every test of tests/unit/ runs"; return 1; }
+	listed=$(sed 's|^[^/]*/||' <<<"$all" | sort -u)
+	for f in "$LAB_ROOT"/tests/{lab,series,vm,regress}/*.sh; do
+		f=${f#"$LAB_ROOT"/tests/}
+		grep -qx "${f%.sh}" <<<"$listed" || { echo "tests/$f runs on no base (config/<base>/tests)"; return 1; }
+	done
+	echo "$(wc -l <<<"$all") tests in all"
+}
+
+run_test check_runs_each_base "$@"

@@ -1,0 +1,54 @@
+#!/bin/bash
+# Every knob is checked before anything runs: one line naming the knob and what it allows, no
+# step started (no ">>>" line), non-zero exit.
+# Plant: a knob's error that no longer says what it allows (MEM).
+# Plant command: sed -i 's/expected a size like 512M or 2G/bad size/' scripts/lib.sh
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+# other_base_only: for the last base, a knob line with a benchmark that only the first base's registry
+# has (BASE switches the registry before BENCHS is checked); nothing when there is none.
+other_base_only() {
+	local name
+	name=$(comm -23 <(awk '$1 !~ /^#/ && NF { print $2 }' "$LAB_ROOT/config/$first/benchmarks" | sort -u) \
+		<(BASE=$last bash -c '. "$1/lib.sh"; registry' - "$S" | awk '{ print $2 }' | sort -u) | head -n1)
+	[[ -z $name ]] || echo "BASE=$last,BENCHS=$name|BENCHS=$name: unknown '$name'"
+}
+
+knobs_are_checked_before_anything_runs() {
+	local knob args want out first last
+	first=$(lab_bases | head -n1) last=$(lab_bases | tail -n1)
+	# "make arguments, comma-separated|the line it must print"; timeout: a knob let through must not run a whole bench.
+	while IFS='|' read -r knob want; do
+		[[ -n $knob ]] || continue
+		IFS=, read -ra args <<<"$knob"
+		out=$(cd "$LAB_ROOT" && timeout 60 env -u ACCEL make -s bench "${args[@]}" 2>&1) &&
+			{ echo "make bench $knob passed"; return 1; }
+		out=$(grep -vE '^make(\[[0-9]+\])?: \*\*\*' <<<"$out")
+		echo "make bench $knob: $out"
+		[[ $(wc -l <<<"$out") == 1 && $out == "error: $want"* ]] ||
+			{ echo "expected one line 'error: $want...'"; return 1; }
+	done <<KNOBS
+ICOUNT=yes|ICOUNT=yes: expected 0 or 1
+CPUS=0|CPUS=0: expected
+CPUS=x|CPUS=x: expected
+MAXCPUS=256|MAXCPUS=256: expected possible CPUs, $VM_CPUS (the online CPUs) to 255
+MAXCPUS=1|MAXCPUS=1: expected
+POSSIBLE=2 256|POSSIBLE=2 256: '256': expected
+POSSIBLE=1|POSSIBLE=1: '1': expected
+BENCHS=trigger nosuch|BENCHS=trigger nosuch: unknown 'nosuch'
+BENCHS=trig-bse|BENCHS=trig-bse: unknown 'trig-bse'
+TIMEOUT=10m|TIMEOUT=10m: expected a positive number of seconds
+SILENCE=-1|SILENCE=-1: expected
+MEM=2GB|MEM=2GB: expected a size like 512M or 2G
+ACCEL=xen|ACCEL=xen: expected kvm, tcg
+ICOUNT=1,CPUS=2|CPUS=2: ICOUNT=1 runs one online CPU
+BASE=0.0|BASE=0.0: expected one of: $(lab_bases | xargs)
+BASE=../$first|BASE=../$first: expected one of: $(lab_bases | xargs)
+$(other_base_only)
+KNOBS
+	# And vm.sh on its own, as compare.sh and check-debug.sh start it.
+	expect_fail '^error: ICOUNT=yes: expected 0 or 1$' env ICOUNT=yes "$S/vm.sh" -- true
+}
+
+run_test knobs_are_checked_before_anything_runs "$@"

@@ -1,0 +1,16 @@
+#!/bin/bash
+# htab-mem in the VM, in a mount namespace of its own: outcomes and memory of every use case, and
+# nothing left in the mounts or the cgroup hierarchy after a normal exit, SIGTERM, SIGKILL,
+# SIGPIPE (`| head -1`) or a run that had to mount cgroup2 itself.
+# Plant: htab-mem without its cleanup on SIGTERM (the series' htab-mem patch with the signal
+# handler removed), or scripts/test-htab-mem.sh's mount check dropped: a cgroup is left behind.
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+vm_htab_mem_leaves_nothing_behind() {
+	local bench_dir
+	bench_dir=$(bench_dir)
+	VM_TEST_TIMEOUT=600 vm -c 2 -- "unshare -m --propagation private $S/test-htab-mem.sh -b $bench_dir"
+}
+
+run_test vm_htab_mem_leaves_nothing_behind "$@"
