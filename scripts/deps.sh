@@ -14,9 +14,9 @@ packages=(
 )
 # and the LLVMs the bases' selftests are built with (config/<base>/toolchain.conf).
 # The bases' kernel sources are not installed: scripts/base.sh fetches them into the lab's cache.
-for v in $(cat "$LAB_ROOT"/config/*/toolchain.conf 2>/dev/null | sed -n 's/^\(REGRESS\|BENCH\)_LLVM=//p' | sort -u); do
+while read -r v; do
 	packages+=("clang-$v" "llvm-$v")
-done
+done < <(cat "$LAB_ROOT"/config/*/toolchain.conf 2>/dev/null | sed -n 's/^\(REGRESS\|BENCH\)_LLVM=//p' | sort -u)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

@@ -122,7 +122,7 @@ make_config() {
 # are expected, each with its reason, in config/<base>/regress-dropped; any other is an error, and
 # so is a listed option that now survives (the list would be stale).
 make_regress_config() {
-	local dropped=$obj/regress-dropped expected=$BASE_CONFIG/regress-dropped unexpected stale
+	local dropped_file=$obj/regress-dropped expected=$BASE_CONFIG/regress-dropped unexpected stale
 	ci_config >"$obj/ci.config"
 	rm -f "$obj/.config"
 	(cd "$BUILD_SRC" && env -u MAKELEVEL -u MAKEFLAGS ARCH=x86_64 \
@@ -130,13 +130,13 @@ make_regress_config() {
 		{ tail -n 20 "$obj/merge.log" >&2; return 1; }
 	# (merge_config.sh's own "Value requested ... not in final .config" also names an option that
 	# the fragments set twice: 6.12's config.x86_64 repeats some of config's.)
-	config_dropped "$obj/.config" "$obj/ci.config" "${fragments[@]}" >"$dropped" || return 1
-	[[ -f $expected ]] || { echo "$expected: missing; dropped: $(paste -sd' ' "$dropped")" >&2; return 1; }
-	sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\).*/\1/p' "$expected" | sort -u >"$dropped.expected"
-	unexpected=$(comm -23 "$dropped" "$dropped.expected")
-	stale=$(comm -13 "$dropped" "$dropped.expected")
-	[[ -z $unexpected ]] || { echo "options dropped by alldefconfig, not in $expected: $(echo $unexpected)" >&2; return 1; }
-	[[ -z $stale ]] || { echo "$expected lists options that are no longer dropped: $(echo $stale)" >&2; return 1; }
+	config_dropped "$obj/.config" "$obj/ci.config" "${fragments[@]}" >"$dropped_file" || return 1
+	[[ -f $expected ]] || { echo "$expected: missing; dropped: $(paste -sd' ' "$dropped_file")" >&2; return 1; }
+	sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\).*/\1/p' "$expected" | sort -u >"$dropped_file.expected"
+	unexpected=$(comm -23 "$dropped_file" "$dropped_file.expected")
+	stale=$(comm -13 "$dropped_file" "$dropped_file.expected")
+	[[ -z $unexpected ]] || { echo "options dropped by alldefconfig, not in $expected: $(xargs <<<"$unexpected")" >&2; return 1; }
+	[[ -z $stale ]] || { echo "$expected lists options that are no longer dropped: $(xargs <<<"$stale")" >&2; return 1; }
 	echo "$config_hash" >"$obj/.lab-config-hash"
 }
 

@@ -15,6 +15,7 @@ fake_apt() {
 	local dir=$1 versions=$2 update=$3 v
 	mkdir -p "$dir"
 	: >"$dir/calls"
+	# shellcheck disable=SC2016 # the stand-in's own expansions, written as they are
 	{
 		echo '#!/bin/bash'
 		echo "echo \"apt-get \$*\" >>'$dir/calls'"
@@ -44,7 +45,7 @@ fetch_fails() {
 	grep -qE "^error: $2" <<<"$out" || { echo "$1: expected /error: $2/"; return 1; }
 	! grep -q ' download ' "$fake/calls" || { echo "$1: base.sh downloaded the package"; return 1; }
 	[[ -z $(find "$cache/$BASE" -mindepth 1 -maxdepth 2 \( -name 'linux-*' -o -name 'base-fetch.*' \) 2>/dev/null) ]] ||
-		{ echo "$1: left behind: $(find "$cache/$BASE" -mindepth 1 -maxdepth 2 | xargs)"; return 1; }
+		{ echo "$1: left behind:"; find "$cache/$BASE" -mindepth 1 -maxdepth 2; return 1; }
 }
 
 # re TEXT: TEXT as an extended regex that matches it literally (versions have + and ~)
