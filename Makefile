@@ -1,12 +1,12 @@
-# The lab: turns patches/<base>/ into a booted Linux kernel (6.1 by default, BASE=6.12 for the
-# 6.12 series) that runs the BPF selftests `bench`.
+# The lab: turns patches/<base>/ into a booted Linux kernel (the base of config/default-base, or
+# BASE=<a directory of config/>) that runs the BPF selftests `bench`.
 # Every target prints what it does and how long each long step took. Build products live in
 # $(LAB_CACHE), outside this clone. `make help` lists the targets.
 SHELL := /bin/bash
 S := scripts
 
 # Knobs, passed to the scripts through the environment (make exports command-line variables):
-#   BASE=6.1|6.12 (default 6.1: config/<base>/, patches/<base>/, $(LAB_CACHE)/<base>/)
+#   BASE=<base> (default: config/default-base; config/<base>/, patches/<base>/, $(LAB_CACHE)/<base>/)
 #   REV=<commit-ish of the tree>   CMD='<command for make vm>'   BENCHS='<names or families>'
 #   CPUS=2 MAXCPUS=<possible CPUs> MEM=2G TIMEOUT=<seconds: 600 for vm, 1200 for bench>
 #   SILENCE=300 ICOUNT=1 (deterministic clock) ACCEL=kvm|tcg (default: probe KVM); the defaults of
@@ -36,7 +36,8 @@ help:
 	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host)"
 	@echo "make regress      the kernel's BPF selftests (4 suites) on base and series, CI's config, in the VM (SUITES, TESTS, PLANT, LIMIT)"
 	@echo "make deps         install the Debian packages the lab needs"
-	@echo "Every target works on one base: BASE=6.1 (default) or BASE=6.12 (config/<base>/, patches/<base>/)"
+	@bases=$$(ls config/*/base.conf | cut -d/ -f2 | sort -V | xargs); \
+	echo "Every target works on one base: BASE=<one of: $$bases> (default: $$(sed -n '/^[^#]/{p;q}' config/default-base); config/<base>/, patches/<base>/)"
 
 deps:
 	@$(S)/deps.sh

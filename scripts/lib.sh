@@ -6,7 +6,7 @@ LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # BASE: which kernel the series is for. Each base has its facts in config/<base>/ (base.conf: the
 # Debian package and version; benchmarks: its rows of the registry; bench.config: its config
 # options) and its series in patches/<base>/; the cache keeps one directory per base.
-DEFAULT_BASE=6.1
+DEFAULT_BASE=$(sed -n '/^[^#]/{s/[[:space:]].*//;p;q}' "$LAB_ROOT/config/default-base")
 BASE=${BASE:-$DEFAULT_BASE}
 lab_bases() {
 	local d
