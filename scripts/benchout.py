@@ -300,9 +300,11 @@ def read_input(path):
 
 def main(argv, out=sys.stdout):
     args = argv[1:]
-    if not args or args[0] in ("-h", "--help"):
-        print(__doc__.strip(), file=out if args else sys.stderr)
-        return 0 if args else 2
+    if not args:
+        return usage("expected a command: rate, lab, json or trials-csv (--help)")
+    if args[0] in ("-h", "--help"):
+        print(__doc__.strip(), file=out)
+        return 0
     cmd, args = args[0], args[1:]
     if cmd == "rate":
         name = None
@@ -345,3 +347,7 @@ if __name__ == "__main__":
     except BenchOutputError as e:
         print(f"benchout: {e}", file=sys.stderr)
         sys.exit(1)
+    except BrokenPipeError:
+        # a reader that stopped early (| head): not an error of ours
+        sys.stderr.close()
+        sys.exit(0)
