@@ -5,14 +5,14 @@
 # update has the outcome the mode expects, with the Summary line run_common.sh reads.
 #   BENCH=path/to/bench tests/bench/test_bench_bpf_hashmap_full_update.sh
 # The runs need root and raw_tp programs (skipped without root).
-# Fails when (the plants; see tests/bench/plants/README):
-# - parse_u32() of the benchmark accepts what it should not: a value with trailing characters
-#   ("12x") or above the maximum (plant: full-update-parse-u32);
-# - the BPF program compares the helper's result as a long, so that every -E2BIG counts as
-#   'other error' where the upper half of R0 is not the sign extension (plant: full-update-long-err,
-#   the KCSAN + lockdep build of 6.1 showed it);
-# - report_final() prints no Summary line, or not the hits_drops one run_common.sh parses
-#   (plant: full-update-no-summary).
+# Fails when (each a plant, lab/plants/NAME.patch on the series, that shows it):
+# - the benchmark's parse_u32() takes a value with trailing characters, '12x' as 12
+#   (full-update-parse-u32);
+# - the BPF program counts a failing update under the wrong outcome, e.g. -E2BIG as 'other
+#   error' (full-update-e2big-as-other; a KCSAN + lockdep build of 6.1 did this when the result
+#   was compared as a long: the verifier leaves the upper half of R0 undefined);
+# - report_final() prints no Summary line, or not the hits_drops one that run_common.sh parses
+#   (full-update-no-summary).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=ktap.sh
 . "$(dirname "$0")/ktap.sh"

@@ -10,8 +10,8 @@
 #   BENCH=path/to/bench tests/bench/test_bench_counters.sh
 # Needs root, strace, two CPUs and raw_tp programs, and a machine fast enough for 50000 calls
 # in 5 seconds under strace (a TCG guest is not: a run with fewer calls is skipped).
-# Fails when (the plant; see tests/bench/plants/README) counters_sum_reset() reads only the
-# first slot, so one producer's hits are lost (plant: counters-first-slot-only).
+# Fails when (a plant, lab/plants/NAME.patch on the series, shows it) counters_sum_reset() reads
+# only the first slot, so that the second producer's hits are lost (counters-first-slot-only).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=ktap.sh
 . "$(dirname "$0")/ktap.sh"

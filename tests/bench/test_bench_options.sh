@@ -6,12 +6,12 @@
 # bpf-hashmap-full-update's), each getting its own.
 #   BENCH=path/to/bench tests/bench/test_bench_options.sh
 # Needs root and raw_tp programs (bpf-hashmap-full-update runs for 2 seconds).
-# Fails when (the plants; see tests/bench/plants/README):
+# Fails when (each a plant, lab/plants/NAME.patch on the series, that shows it):
 # - bench no longer checks the given options against the selected benchmark's, so an option of
-#   another benchmark is accepted and ignored (plant: options-any-benchmark);
-# - the second pass parses with every benchmark's options again instead of the selected one's,
-#   so --nr_entries goes to the bloom filter's parser and the full-update map keeps its default
-#   size (plant: options-first-declarer).
+#   another benchmark is accepted and ignored (options-any-benchmark);
+# - the second pass parses with every benchmark's parsers instead of the selected one's, so
+#   --nr_entries goes to the bloom filter's and the full-update map keeps its default size
+#   (options-first-declarer).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=ktap.sh
 . "$(dirname "$0")/ktap.sh"
