@@ -8,6 +8,9 @@
 # that a splat on the console belongs to the test around it and the host knows where to resume
 # after a crash:
 #   lab-regress: start NAME | lab-regress: end NAME rc=RC secs=S | lab-regress: done
+# A test_progs that writes a JSON summary (-J, 6.4 and later) writes one per run, printed after the
+# end marker on one line (the output only: the kernel log gets the markers):
+#   lab-regress: json NAME {...}
 set -u
 dir=$1 suite=$2 limit=$3 tests=${4:-} deny=${5:-}
 cd "$dir" || exit 1
@@ -25,9 +28,19 @@ run() {
 }
 case $suite in
 test_progs | test_progs-no_alu32)
+	json_args=()
+	json=''
+	if "./$suite" --help 2>&1 | grep -q -- '--json-summary'; then
+		json=$(mktemp "${TMPDIR:-/tmp}/regress-json.XXXXXX")
+		json_args=(-J "$json")
+	fi
 	while read -r t sel; do
-		run "$t" "./$suite" -a "${sel:-$t}" ${deny:+-d "$deny"}
+		[[ -z $json ]] || : >"$json"
+		run "$t" "./$suite" -a "${sel:-$t}" ${deny:+-d "$deny"} "${json_args[@]}"
+		# JSON strings hold no raw newlines: the summary joins into one line
+		[[ ! -s $json ]] || echo "lab-regress: json $t $(tr -d '\n' <"$json")"
 	done <"$tests"
+	[[ -z $json ]] || rm -f "$json"
 	;;
 test_maps | test_verifier) run "$suite" "./$suite" ;;
 *)

@@ -12,6 +12,14 @@
   regress_results.py diff BASE-DIR SERIES-DIR
       tests that pass (or skip) on the base and do not pass on the series; exit 1 if any, naming them
 
+On bases whose test_progs has -J (--json-summary: 6.4 and later, so 6.12 and 7.3, not 6.1),
+regress-guest.sh prints each test_progs run's JSON summary after its end marker,
+  lab-regress: json NAME {"success": .., "skipped": .., "failed": .., "results": [...]}
+and the test's result and its failed subtests (with the first lines of their logs) are read from
+it rather than from the text; the summary lists failed tests only, so the text still gives the
+subtests that passed or skipped. Without the JSON line (6.1, or a run that never finished) the
+text alone counts.
+
 A result is OK, SKIP (with "flaky" if it failed first and passed when run again), FAIL, TIMEOUT
 (the test's time limit), CRASH (the kernel died in it), HANG (the guest went silent in it) or DENIED
 (listed in the base's DENYLIST: not run).
@@ -29,6 +37,9 @@ SPLAT = re.compile(r"\b(BUG|WARNING|UBSAN|Oops)[: ]|watchdog: .*lockup|rcu: INFO
                    r"inconsistent lock state|Kernel panic")
 KMSG = re.compile(r"^\[\s*\d+\.\d+\]\s*")
 MARK = re.compile(r"^lab-regress: (start|end|lost) (\S+)(?: (.*))?$")
+JSON_MARK = re.compile(r"^lab-regress: json (\S+) (\{.*\})$")
+# how much of a failed test's log a record keeps
+LOG_CHARS = 300
 # test_progs: "#86/1    htab_update/reenter_update:OK", "#86      htab_update:OK"; split on the
 # last ':' (subtest names may hold ':' and spaces)
 PROGS = re.compile(r"^#(\d+)(?:/(\d+))?\s+(.*):(OK|SKIP|FAIL)$")
@@ -85,8 +96,41 @@ def splats(console):
     return found
 
 
+def log_excerpt(message):
+    """The first LOG_CHARS characters of a test's log, on one line."""
+    text = " | ".join(line.strip() for line in message.splitlines() if line.strip())
+    return text[:LOG_CHARS] + ("..." if len(text) > LOG_CHARS else "")
+
+
+def put_json_summary(put, name, text, rc):
+    """Record test_progs' JSON summary of the run of test NAME (its one test): OK when it
+    succeeded, SKIP when it only skipped, FAIL with its failed subtests otherwise. A run that
+    exited with RC other than 0 stays failed whatever its summary says."""
+    try:
+        j = json.loads(text)
+        counts = {k: int(j[k]) for k in ("success", "skipped", "failed")}
+        results = j["results"]
+    except (ValueError, KeyError, TypeError) as e:
+        raise SystemExit(f"regress_results.py: {name}: unreadable test_progs JSON summary: {e}")
+    for r in results:
+        extra = {"log": log_excerpt(r["message"])} if r.get("message") else {}
+        put(r["name"], "FAIL" if r["failed"] else "OK", **extra)
+        for sub in r.get("subtests", []):
+            extra = {"log": log_excerpt(sub["message"])} if sub.get("message") else {}
+            put(f"{r['name']}/{sub['name']}", "FAIL" if sub["failed"] else "OK", **extra)
+    if rc != 0:
+        return
+    if not any(r["name"] == name for r in results):
+        if counts["failed"]:
+            put(name, "FAIL")
+        elif counts["success"]:
+            put(name, "OK")
+        elif counts["skipped"]:
+            put(name, "SKIP")
+
+
 def parse(suite, output, denied_file, wall, console=None):
-    tests, order = {}, []
+    tests, order, last_rc = {}, [], {}
 
     def put(name, result, **extra):
         if name not in tests:
@@ -100,12 +144,17 @@ def parse(suite, output, denied_file, wall, console=None):
     with open(output, errors="replace") as f:
         lines = [line.rstrip("\r\n") for line in f]
     for line in lines:
+        m = JSON_MARK.match(line)
+        if m:
+            put_json_summary(put, m.group(1), m.group(2), last_rc.get(m.group(1), 0))
+            continue
         m = MARK.match(line)
         if m:
             what, name, rest = m.groups()
             if what == "end":
                 kv = dict(x.split("=", 1) for x in (rest or "").split())
                 rc, secs = int(kv.get("rc", 1)), int(kv.get("secs", 0))
+                last_rc[name] = rc
                 prev = tests.get(name, {}).get("result")
                 if rc == 137:
                     put(name, "TIMEOUT", secs=secs, rc=rc)

@@ -45,8 +45,8 @@ for line in "${selected[@]}"; do
 		failed=$((failed + 1))
 		continue
 	fi
-	result=$(sed -nE 's/^Summary: [^0-9]*([0-9.]+) +± +([0-9.]+) ?([a-zA-Z /]*[a-zA-Z/]).*/\1 \2 \3/p' <<<"$out" | head -n1)
-	if [[ -z $result ]]; then
+	# The result lines, from the Summary line whatever its benchmark's format (scripts/benchout.py)
+	if ! lab=$(python3 "$LAB_ROOT/scripts/benchout.py" lab "$name" "$family" <<<"$out"); then
 		echo "$out" | tail -n 5 >&2
 		summary+=("$(printf '%-28s no summary line' "$name")")
 		failed=$((failed + 1))
@@ -54,16 +54,12 @@ for line in "${selected[@]}"; do
 	fi
 	# A benchmark's own warnings (e.g. an outcome that does not match its mode) must be seen.
 	grep -E '^(WARNING|Outcomes|Memory|Expected)' <<<"$out" >&2 || true
-	read -r mean stddev unit <<<"$result"
-	echo "lab-result: $name $family $mean $stddev $unit"
+	echo "$lab"
+	read -r _ _ _ mean stddev unit < <(grep '^lab-result: ' <<<"$lab")
 	line=$(printf '%-28s %10s ± %-8s %-5s' "$name" "$mean" "$stddev" "$unit")
-	# htab-mem: "memory growth M ± S MiB, peak growth P MiB" on its Summary line (6.1's series:
-	# the map's own memory), or "memory usage M ± S MiB, peak memory usage P MiB" (upstream's, as in
-	# 6.12: the whole cgroup of the benchmark process)
-	memory=$(sed -nE 's/^Summary: .*memory (growth|usage) +([0-9.]+) +± +([0-9.]+) ?MiB, peak (growth|memory usage) +([0-9.]+) ?MiB.*/\2 \3 \5/p' <<<"$out" | head -n1)
-	if [[ -n $memory ]]; then
-		read -r mem_mean mem_stddev mem_peak <<<"$memory"
-		echo "lab-memory: $name $family $mem_mean $mem_stddev $mem_peak MiB"
+	# htab-mem's memory: the map's own (6.1's series) or its cgroup's (upstream's, as in 6.12)
+	if memory=$(grep '^lab-memory: ' <<<"$lab"); then
+		read -r _ _ _ mem_mean mem_stddev mem_peak _ <<<"$memory"
 		line+=$(printf '   memory %8s ± %-6s MiB, peak %s MiB' "$mem_mean" "$mem_stddev" "$mem_peak")
 	fi
 	summary+=("$line")

@@ -60,6 +60,43 @@ lab-regress: done
 """
 
 
+# test_progs -J as 6.12's and 7.3's write it (json_writer, test_progs.c's
+# calculate_summary_and_print_errors()): the counts, and the failed tests with their failed subtests
+# and logs; a test that passed or skipped is in the counts only. regress-guest.sh prints it after
+# the run's end marker, on one line.
+JSON_FAILED = json.dumps({
+    "success": 0, "success_subtest": 1, "skipped": 1, "failed": 1, "failed_subtest": 1,
+    "results": [{"name": "for_each", "number": 60, "message": "", "failed": True, "subtests": [
+        {"name": "pcpu: with spaces", "number": 3, "failed": True,
+         "message": "test_pcpu:PASS:skel_open 0 nsec\ntest_pcpu:FAIL:lookup unexpected error: -2\n"}]}]})
+PROGS_JSON_OUT = f"""\
+lab-regress: start for_each
+#60/1    for_each/hash_map:OK
+#60/2    for_each/array_map:SKIP
+#60/3    for_each/pcpu: with spaces:FAIL
+#60      for_each:FAIL
+lab-regress: end for_each rc=1 secs=4
+lab-regress: json for_each {JSON_FAILED}
+lab-regress: start ringbuf
+#61/2    ringbuf/ringbuf_n:FA[   12.345678] random: crng init done
+lab-regress: end ringbuf rc=1 secs=2
+lab-regress: json ringbuf {{"success": 0, "success_subtest": 1, "skipped": 0, "failed": 1, "failed_subtest": 1, "results": [{{"name": "ringbuf", "number": 61, "message": "", "failed": true, "subtests": [{{"name": "ringbuf_n", "number": 2, "message": "ringbuf_n:FAIL:sample count 3 != 4", "failed": true}}]}}]}}
+lab-regress: start xdp_bonding
+#98      xdp_bonding:SKIP
+lab-regress: end xdp_bonding rc=0 secs=1
+lab-regress: json xdp_bonding {{"success": 0, "success_subtest": 0, "skipped": 1, "failed": 0, "failed_subtest": 0, "results": []}}
+lab-regress: start xdp_attach
+lab-regress: end xdp_attach rc=0 secs=1
+lab-regress: json xdp_attach {{"success": 0, "success_subtest": 0, "skipped": 1, "failed": 0, "failed_subtest": 0, "results": []}}
+lab-regress: start btf
+lab-regress: end btf rc=1 secs=2
+lab-regress: json btf {{"success": 1, "success_subtest": 0, "skipped": 0, "failed": 0, "failed_subtest": 0, "results": []}}
+lab-regress: start timer
+lab-regress: end timer rc=137 secs=900
+lab-regress: done
+"""
+
+
 class Results(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
@@ -98,6 +135,37 @@ class Results(unittest.TestCase):
         flaky = [t["name"] for t in d["tests"] if t.get("flaky")]
         self.assertEqual(flaky, ["bpf_cookie/perf_event", "bpf_cookie"])
         self.assertEqual(d["wall"], 61)
+
+    def test_test_progs_json_summary(self):
+        d = self.parse("test_progs", PROGS_JSON_OUT)
+        self.assertEqual(self.results(d), {
+            "for_each/hash_map": "OK", "for_each/array_map": "SKIP",   # from the text
+            "for_each/pcpu: with spaces": "FAIL", "for_each": "FAIL",
+            "ringbuf": "FAIL",
+            "ringbuf/ringbuf_n": "FAIL",  # its text line was cut by a kernel message: from the JSON
+            "xdp_bonding": "SKIP",
+            "xdp_attach": "SKIP",         # no text line at all: the text alone says OK (rc 0)
+            "btf": "FAIL",                # exit status 1: a summary that says success does not clear it
+            "timer": "TIMEOUT"})          # killed: no summary
+        logs = {t["name"]: t.get("log") for t in d["tests"]}
+        self.assertEqual(logs["for_each/pcpu: with spaces"],
+                         "test_pcpu:PASS:skel_open 0 nsec | test_pcpu:FAIL:lookup unexpected error: -2")
+        self.assertEqual(logs["ringbuf/ringbuf_n"], "ringbuf_n:FAIL:sample count 3 != 4")
+
+    def test_text_alone_without_json(self):
+        # 6.1's test_progs has no -J: the same runs without their JSON lines
+        text = "\n".join(line for line in PROGS_JSON_OUT.splitlines()
+                         if not line.startswith("lab-regress: json ")) + "\n"
+        r = self.results(self.parse("test_progs", text))
+        self.assertEqual((r["ringbuf"], r["xdp_attach"], r["xdp_bonding"]), ("FAIL", "OK", "SKIP"))
+        self.assertNotIn("ringbuf/ringbuf_n", r)
+
+    def test_unreadable_json_is_one_line(self):
+        text = "lab-regress: start a\nlab-regress: end a rc=0 secs=1\nlab-regress: json a {\"success\": 1}\n"
+        with self.assertRaises(SystemExit) as e:
+            self.parse("test_progs", text)
+        self.assertEqual(str(e.exception),
+                         "regress_results.py: a: unreadable test_progs JSON summary: 'skipped'")
 
     def test_splats_belong_to_their_test(self):
         with open(self.path("console"), "w") as f:

@@ -83,9 +83,10 @@ for clock in $clocks; do
 					tail -n 5 "$log" >&2
 					failed=$((failed + 1))
 				fi
-				sed -n 's/^lab-result: //p' "$log" | while read -r bench family mean _ unit; do
-					echo "$clock,$v,$t,$p,$family,$bench,$mean,$unit"
-				done >>"$csv"
+				# the trial's lab-result lines as CSV rows (scripts/benchout.py)
+				if ! python3 "$LAB_ROOT/scripts/benchout.py" trials-csv "$clock" "$v" "$t" "$p" "$log" >>"$csv"; then
+					failed=$((failed + 1))
+				fi
 			done
 		done
 	done

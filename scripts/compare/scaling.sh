@@ -29,12 +29,14 @@ if [[ ${1:-} == --run ]]; then
 					dir=$dir_a
 					[[ $h == B ]] && dir=$dir_b
 					out=$(cd "$dir" && timeout -k 5 $((secs + 60)) ./bench -w1 -d"$secs" -p"$p" "$b" 2>&1) || true
-					sum=$(sed -nE 's/^Summary: hits +([0-9.]+) ± ([0-9.]+)M\/s.*/\1 \2/p' <<<"$out")
-					if [[ -n $sum ]]; then
-						echo "scaling: $b $h p$p $sum"
+					# the hits rate of the Summary line (scripts/benchout.py), in M/s
+					rate=$(python3 "$LAB_ROOT/scripts/benchout.py" rate -m hits <<<"$out" 2>&1) || rate="fail $rate"
+					read -r mean stddev unit <<<"$rate"
+					if [[ $mean != fail && $unit == M/s ]]; then
+						echo "scaling: $b $h p$p $mean $stddev"
 					else
-						why=$(grep -m1 -iE 'fail|error|denied|not supported' <<<"$out" || tail -n1 <<<"$out")
-						echo "scaling: $b $h p$p fail ${why:-no output}"
+						why=$(grep -m1 -iE 'fail|error|denied|not supported' <<<"$out" || echo "${rate#fail }")
+						echo "scaling: $b $h p$p fail $why"
 					fi
 				done
 			done

@@ -1,22 +1,37 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The options and the outcome checks of the bpf-hashmap-full-update benchmark: bad values are
 # rejected with one line and exit status 1, --help lists the options, and in each mode every
-# update has the outcome the mode expects.
-#   BASE=6.1|6.12 BENCH=path/to/bench tests/bench/test_bench_bpf_hashmap_full_update.sh
-# The runs need root and raw_tp programs.
+# update has the outcome the mode expects, with the Summary line run_common.sh reads.
+#   BENCH=path/to/bench tests/bench/test_bench_bpf_hashmap_full_update.sh
+# The runs need root and raw_tp programs (skipped without root).
+# Fails when (each a plant, lab/plants/NAME.patch on the series, that shows it):
+# - the benchmark's parse_u32() takes a value with trailing characters, '12x' as 12
+#   (full-update-parse-u32);
+# - the BPF program counts a failing update under the wrong outcome, e.g. -E2BIG as 'other
+#   error' (full-update-e2big-as-other; a KCSAN + lockdep build of 6.1 did this when the result
+#   was compared as a long: the verifier leaves the upper half of R0 undefined);
+# - report_final() prints no Summary line, or not the hits_drops one that run_common.sh parses
+#   (full-update-no-summary).
 set -euo pipefail
-# shellcheck source=tap.sh
-. "$(dirname "$0")/tap.sh"
+# shellcheck source-path=SCRIPTDIR source=ktap.sh
+. "$(dirname "$0")/ktap.sh"
 
 b=bpf-hashmap-full-update
 bad_option "invalid --mode 'bogus'" $b --mode bogus
 bad_option "invalid --mode ''" $b --mode ""
-# 6.12's bench parses the command line twice, first with the options of every benchmark, and a
+# Upstream bench (6.12, 7.3) parses the command line with the options of every benchmark, and a
 # value that the first option of the name rejects (the bloom filter's --nr_entries: below 1 or
-# above UINT_MAX) stops there, with that benchmark's message and argp's usage, exit status 64. The
-# 6.1 series gives each benchmark its own options only.
+# above UINT_MAX) stops there, with that benchmark's message and argp's usage, exit status 64.
+# A bench that gives each benchmark its own options (the 6.1 series) says that an option of
+# another benchmark is not the selected one's, without running anything; so does this probe.
+per_benchmark_options=0
+probe=$("$BENCH" bloom-lookup --nr_loops 5 --nr_entries 0 2>&1) || true
+if [[ $probe == *"is not an option of benchmark"* ]]; then
+	per_benchmark_options=1
+fi
 for v in 0 -1 abc 99999999999; do
-	if [[ $BASE == 6.1 ]]; then
+	if ((per_benchmark_options)); then
 		bad_option "invalid --nr_entries '$v'" $b --nr_entries "$v"
 	else
 		rejected 64 "Invalid nr_entries count." $b --nr_entries "$v"
@@ -36,10 +51,36 @@ for opt in --mode --nr_entries --nr_loops; do
 	fi
 done
 
-# run MODE OUTCOMES-REGEX: the outcome counters must match the mode, without a WARNING, and the
-# Summary line must be the one run_common.sh parses
+# outcomes_match EXPECTED LINE: the counts of an Outcomes line ("Outcomes (CONTEXT): ok N,
+# -E2BIG N, ..., other error N"; later reworks add outcomes, e.g. 7.3's -EDEADLK and -ETIMEDOUT)
+# give every update the outcome EXPECTED: its count is not 0, every other count is
+outcomes_match() {
+	local expected=$1 counts=${2#*): } item name n seen=0
+	local -a items
+	IFS=, read -ra items <<<"$counts"
+	for item in "${items[@]}"; do
+		item=${item# }
+		name=${item% *}
+		n=${item##* }
+		[[ $n =~ ^[0-9]+$ ]] || return 1
+		if [[ $name == "$expected" ]]; then
+			((n > 0)) || return 1
+			seen=1
+		elif ((n != 0)); then
+			return 1
+		fi
+	done
+	((seen))
+}
+
+# run MODE OUTCOME: the updates of the mode must all have OUTCOME, on a map of the size asked
+# for, without a WARNING, and the Summary line must be the one run_common.sh parses
 run() {
 	local mode=$1 expect=$2 out outcomes
+	if [[ $(id -u) != 0 ]]; then
+		skip "$mode mode" "needs root"
+		return
+	fi
 	out=$(timeout 60 "$BENCH" -w1 -d1 -p2 $b --mode "$mode" --nr_entries 128 --nr_loops 1000 2>&1) || true
 	outcomes=$(grep '^Outcomes' <<<"$out" || true)
 	if [[ -z $outcomes ]]; then
@@ -47,7 +88,7 @@ run() {
 		comment "$out"
 	elif grep -q WARNING <<<"$out"; then
 		not_ok "$mode mode: $(grep WARNING <<<"$out")"
-	elif ! grep -qE "$expect" <<<"$outcomes"; then
+	elif [[ $outcomes != *" 128 entries, "* ]] || ! outcomes_match "$expect" "$outcomes"; then
 		not_ok "$mode mode: unexpected outcomes: $outcomes"
 	elif ! tail -n1 <<<"$out" | grep -qE '^Summary: hits +[0-9.]+ ± [0-9.]+M/s'; then
 		not_ok "$mode mode: bad summary line: $(tail -n1 <<<"$out")"
@@ -55,7 +96,7 @@ run() {
 		ok "$mode mode: $outcomes"
 	fi
 }
-run full '128 entries, [0-9]+ updates\): ok 0, -E2BIG [1-9][0-9]*, -ENOMEM 0, other error 0$'
-run existing '128 entries, [0-9]+ updates\): ok [1-9][0-9]*, -E2BIG 0, -ENOMEM 0, other error 0$'
+run full -E2BIG
+run existing ok
 
-tap_done
+ktap_finish

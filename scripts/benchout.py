@@ -1,0 +1,353 @@
+#!/usr/bin/python3
+"""The lab's one reader of the BPF selftests `bench` output, and of the lab's own result lines.
+
+bench prints, per run: "Setting up benchmark 'NAME'...", progress lines ("Iter N (DELTAus): ..."),
+what a benchmark adds in its report_final (the full-update rework's "cpuN updates R" and
+"Outcomes (...): ..." lines, htab-mem's "Memory (...)" and "Expected ..." lines, "WARNING ..."),
+and one final line with mean ± stddev, in the format of its report_final:
+
+  Summary: hits M ± SM/s (PM/prod), drops M ± SM/s, total operations M ± SM/s   hits_drops
+  Summary: throughput M ± S M ops/s (PM ops/prod), latency L ns/op                ops, lpm-trie
+  Summary: hits throughput M ± S M ops/s, hits latency L ns/op, important_hits throughput ...
+  Summary: per-prod-op M ± Sk/s, memory growth M ± SMiB, peak growth PMiB        htab-mem, 6.1 series
+  Summary: per-prod-op M ± Sk/s, memory usage M ± SMiB, peak memory usage PMiB   htab-mem, upstream
+  Summary: creates M ± Sk/s (Pk/prod), N total                                   local-storage-create
+  Summary: N false hits of T total operations. Percentage = P %                  bloom false rate
+  Summary: total trans N MB ± R MB/s                                             sockmap (7.3)
+  SUMMARY tasks_trace grace period latency<TAB>avg M us<TAB>stddev S us            rcu tasks trace
+  SUMMARY ticks per tasks_trace grace period<TAB>avg M<TAB>stddev S
+
+The lab's own lines (scripts/suite.sh prints them, make compare reads them):
+
+  lab-result: NAME FAMILY MEAN STDDEV UNIT
+  lab-memory: NAME FAMILY MEAN STDDEV PEAK MiB
+
+Usage (bench output on FILE or standard input):
+  benchout.py rate [-m METRIC] [FILE]   "MEAN STDDEV UNIT" of the Summary's first measured metric
+                                        (or of METRIC, e.g. hits)
+  benchout.py lab NAME FAMILY [FILE]    the lab-result line (and lab-memory line) of one run
+  benchout.py json [FILE]               one JSON object a line, per run of bench in FILE
+  benchout.py trials-csv CLOCK VARIANT TRIAL POSSIBLE [FILE]
+                                        make compare's CSV rows from the lab-result lines of a log
+Errors are one line on stderr, "benchout: ...", exit status 1 (2 for a bad command line).
+"""
+import csv
+import json
+import re
+import sys
+
+NUM = r"-?\d+(?:\.\d+)?"
+# Units as bench prints them: "M/s", "M/prod", "k/s", "M ops/s", "K ops/prod", "ns/op", "MiB", "MB"
+UNIT = r"(?:[A-Za-z]* ?ops/(?:s|prod)|[A-Za-z]+/[A-Za-z]+|[A-Za-z]+|%)"
+# One "name mean [± stddev]unit [(per-producer)]" field of a Summary or Iter line
+FIELD = re.compile(
+    r"(?P<name>[A-Za-z_][\w.-]*(?: [A-Za-z_][\w.-]*)*)\s+(?P<mean>" + NUM + r")"
+    r"(?:\s*±\s*(?P<stddev>" + NUM + r"))?\s*(?P<unit>" + UNIT + r")?"
+    r"(?:\s*\(\s*(?P<per_prod>" + NUM + r")\s*(?P<per_prod_unit>" + UNIT + r")\))?")
+# "N total" (local-storage-create): a count after its value
+COUNT_FIELD = re.compile(r"(?P<mean>\d+) (?P<name>[A-Za-z_]\w*)")
+SEPARATOR = re.compile(r"\s*,?\s*")
+FALSE_HITS = re.compile(r"^(\d+) false hits of (\d+) total operations\. Percentage = +(" + NUM + r") %$")
+SOCKMAP = re.compile(r"^total trans +(\d+) MB ± +(" + NUM + r") MB/s$")
+UPPER_SUMMARY = re.compile(r"^SUMMARY (?P<name>[^\t]+?)\s*\tavg (?P<mean>" + NUM + r")(?: (?P<unit>\S+))?"
+                           r"\tstddev (?P<stddev>" + NUM + r")(?: \S+)?$")
+ITER = re.compile(r"^Iter +(\d+) \( *(" + NUM + r")us\): (.*)$")
+SETUP = re.compile(r"^Setting up benchmark '([^']*)'\.\.\.$")
+PER_CPU = re.compile(r"^cpu(\d+) +(\w+) +(" + NUM + r")(" + UNIT + r")$")
+OUTCOMES = re.compile(r"^Outcomes \((?P<context>[^)]*)\): (?P<counts>.*)$")
+# test_progs' and test_verifier's last line, in logs that hold bench runs too: not bench's
+TEST_SUMMARY = re.compile(r"^Summary: \d+(?:/\d+)? PASSED, \d+ SKIPPED, \d+ FAILED")
+NOTE = re.compile(r"^(Memory \(|Expected )")
+LAB_RESULT = re.compile(r"^lab-result: (\S+) (\S+) (" + NUM + r") (" + NUM + r"|-) (.+)$")
+LAB_MEMORY = re.compile(r"^lab-memory: (\S+) (\S+) (" + NUM + r") (" + NUM + r") (" + NUM + r") MiB$")
+
+
+class BenchOutputError(Exception):
+    """Input that is not what bench (or the lab) prints; the message is one line."""
+
+
+def metric(name, mean, stddev=None, unit="", **extra):
+    m = {"name": name, "mean": float(mean), "stddev": None if stddev is None else float(stddev),
+         "unit": unit}
+    m.update(extra)
+    return m
+
+
+def parse_fields(text, what):
+    """The "name mean [± stddev]unit [(per-producer)]" fields of TEXT, in order. Every character
+    of TEXT must belong to a field or a separator: anything else is an error naming it."""
+    fields, pos = [], 0
+    text = text.rstrip()
+    while pos < len(text):
+        pos = SEPARATOR.match(text, pos).end()
+        if pos >= len(text):
+            break
+        m = FIELD.match(text, pos)
+        if m:
+            extra = {}
+            if m.group("per_prod") is not None:
+                extra = {"per_prod": float(m.group("per_prod")),
+                         "per_prod_unit": m.group("per_prod_unit")}
+            fields.append(metric(m.group("name"), m.group("mean"), m.group("stddev"),
+                                 m.group("unit") or "", **extra))
+            pos = m.end()
+            continue
+        m = COUNT_FIELD.match(text, pos)
+        if m and (m.end() == len(text) or text[m.end()] in ", "):
+            fields.append(metric(m.group("name"), m.group("mean")))
+            pos = m.end()
+            continue
+        raise BenchOutputError(f"{what}: cannot read '{text[pos:pos + 40]}'")
+    if not fields:
+        raise BenchOutputError(f"{what}: no values")
+    return fields
+
+
+def parse_summary(line):
+    """The metrics of one final line of bench ("Summary: ..." or "SUMMARY ..."), in order."""
+    if line.startswith("SUMMARY "):
+        m = UPPER_SUMMARY.match(line)
+        if not m:
+            raise BenchOutputError(f"unknown SUMMARY line: '{line[:80]}'")
+        return [metric(m.group("name"), m.group("mean"), m.group("stddev"), m.group("unit") or "")]
+    if not line.startswith("Summary: "):
+        raise BenchOutputError(f"not a Summary line: '{line[:80]}'")
+    text = line[len("Summary: "):].strip()
+    m = FALSE_HITS.match(text)
+    if m:
+        return [metric("false hits percentage", m.group(3), unit="%"),
+                metric("false hits", m.group(1)), metric("total operations", m.group(2))]
+    m = SOCKMAP.match(text)
+    if m:
+        # bench_sockmap prints the total, then the mean rate after its "±"
+        return [metric("trans rate", m.group(2), unit="MB/s"),
+                metric("total trans", m.group(1), unit="MB")]
+    return parse_fields(text, "Summary")
+
+
+def parse_outcomes(text):
+    """ "ok 0, -E2BIG 5, -ENOMEM 0, other error 0" (full-update) or "updates ok 5, -EEXIST 0, ...;
+    deletes ok 5, ...; out of turn 0" (htab-mem): {name: count}, a group's first word before the
+    names of its other counts."""
+    counts = {}
+    groups = [g.strip() for g in text.split(";")]
+    for g in groups:
+        prefix = ""
+        for i, item in enumerate(x.strip() for x in g.split(",")):
+            m = re.match(r"^(.*\S) +(\d+)$", item)
+            if not m:
+                raise BenchOutputError(f"Outcomes: cannot read '{item}'")
+            name = m.group(1)
+            if len(groups) > 1 and i == 0 and " " in name and not name.startswith("out of"):
+                prefix, _, name = name.partition(" ")
+            counts[f"{prefix} {name}".strip()] = int(m.group(2))
+    return counts
+
+
+def new_run(name=None):
+    return {"benchmark": name, "summary": None, "summary_line": None, "iterations": [],
+            "per_cpu": [], "outcomes": None, "warnings": [], "notes": []}
+
+
+def parse(text):
+    """Every run of bench in TEXT, each a dict, in order. A run starts at "Setting up benchmark"
+    (or at the first line of bench's) and ends with its Summary line: bench prints that last,
+    so a log of several runs with their setup lines left out still splits right."""
+    runs, run = [], new_run()
+
+    def start(name=None):
+        nonlocal run
+        if run["summary"] or run["iterations"] or run["benchmark"] or run["outcomes"]:
+            runs.append(run)
+        run = new_run(name)
+
+    for raw in text.splitlines():
+        line = raw.rstrip("\r")
+        m = SETUP.match(line)
+        if m:
+            start(m.group(1))
+            continue
+        if TEST_SUMMARY.match(line):
+            continue
+        upper = line.startswith("SUMMARY ")
+        if line.startswith("Summary: ") or upper:
+            metrics = parse_summary(line)
+            if run["summary"] and upper and run["summary_line"].startswith("SUMMARY "):
+                run["summary"] += metrics  # rcu tasks trace: two SUMMARY lines
+                continue
+            if run["summary"]:
+                start()
+            run["summary"] = metrics
+            run["summary_line"] = line
+            continue
+        m = ITER.match(line)
+        if m:
+            if run["summary"]:
+                start()
+            run["iterations"].append({"iter": int(m.group(1)), "delta_us": float(m.group(2)),
+                                      "metrics": parse_fields(m.group(3), f"Iter {m.group(1)}")})
+            continue
+        m = PER_CPU.match(line)
+        if m:
+            if run["summary"]:
+                start()
+            run["per_cpu"].append({"cpu": int(m.group(1)), "name": m.group(2),
+                                   "value": float(m.group(3)), "unit": m.group(4)})
+            continue
+        m = OUTCOMES.match(line)
+        if m:
+            if run["summary"]:
+                start()
+            run["outcomes"] = {"context": m.group("context"),
+                               "counts": parse_outcomes(m.group("counts"))}
+            continue
+        if line.startswith("WARNING"):
+            run["warnings"].append(line)
+        elif NOTE.match(line):
+            run["notes"].append(line)
+    start()
+    return runs
+
+
+def main_metric(run, name=None):
+    """The metric NAME of RUN's Summary, or its first one with a stddev (the rate bench measures)."""
+    if not run["summary"]:
+        raise BenchOutputError(f"no Summary line from bench '{run['benchmark'] or '?'}'")
+    for m in run["summary"]:
+        if name is None and m["unit"] or m["name"] == name:
+            return m
+    if name is None:
+        return run["summary"][0]
+    raise BenchOutputError(f"no '{name}' on the Summary line: '{run['summary_line']}'")
+
+
+def memory(run):
+    """htab-mem's memory on its Summary line, {"mean", "stddev", "peak"} in MiB, or None:
+    "memory growth M ± S, peak growth P" (6.1's series: the map's own memory) or "memory usage
+    M ± S, peak memory usage P" (upstream's: the whole cgroup of the benchmark process)."""
+    by_name = {m["name"]: m for m in run["summary"] or []}
+    for mean, peak in (("memory growth", "peak growth"), ("memory usage", "peak memory usage")):
+        if mean in by_name and peak in by_name:
+            return {"mean": by_name[mean]["mean"], "stddev": by_name[mean]["stddev"],
+                    "peak": by_name[peak]["mean"], "kind": mean}
+    return None
+
+
+def one_run(text):
+    runs = parse(text)
+    with_summary = [r for r in runs if r["summary"]]
+    if not with_summary:
+        last = [line for line in text.splitlines() if line.strip()]
+        raise BenchOutputError("no Summary line in bench's output" +
+                               (f" (last line: '{last[-1][:80]}')" if last else " (empty)"))
+    if len(with_summary) > 1:
+        raise BenchOutputError(f"{len(with_summary)} runs of bench with a Summary line, expected one")
+    return with_summary[0]
+
+
+def fmt(x, unit=""):
+    """A value as bench printed it: 3 decimals, 2 for k/s and MiB (htab-mem); '-' for none."""
+    if x is None:
+        return "-"
+    if float(x).is_integer() and unit == "":
+        return str(int(x))
+    return f"{x:.2f}" if unit in ("k/s", "MiB") else f"{x:.3f}"
+
+
+def lab_lines(run, name, family):
+    m = main_metric(run)
+    lines = [f"lab-result: {name} {family} {fmt(m['mean'], m['unit'])} "
+             f"{fmt(m['stddev'], m['unit'])} {m['unit'] or '-'}"]
+    mem = memory(run)
+    if mem:
+        lines.append(f"lab-memory: {name} {family} {fmt(mem['mean'], 'MiB')} "
+                     f"{fmt(mem['stddev'], 'MiB')} {fmt(mem['peak'], 'MiB')} MiB")
+    return lines
+
+
+def parse_lab(text):
+    """The lab-result lines of TEXT, with the lab-memory line of the same benchmark, in order."""
+    results = []
+    for raw in text.splitlines():
+        line = raw.rstrip("\r")
+        m = LAB_RESULT.match(line)
+        if m:
+            results.append({"name": m.group(1), "family": m.group(2), "mean": float(m.group(3)),
+                            "mean_text": m.group(3),
+                            "stddev": None if m.group(4) == "-" else float(m.group(4)),
+                            "unit": m.group(5).strip(), "memory": None})
+            continue
+        m = LAB_MEMORY.match(line)
+        if m:
+            if not results or results[-1]["name"] != m.group(1):
+                raise BenchOutputError(f"lab-memory line without its lab-result line: '{line}'")
+            results[-1]["memory"] = {"mean": float(m.group(3)), "stddev": float(m.group(4)),
+                                     "peak": float(m.group(5))}
+        elif line.startswith("lab-result:") or line.startswith("lab-memory:"):
+            raise BenchOutputError(f"malformed lab line: '{line[:80]}'")
+    return results
+
+
+def read_input(path):
+    if path in (None, "-"):
+        return sys.stdin.read()
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError as e:
+        raise BenchOutputError(f"{path}: {e.strerror}")
+
+
+def main(argv, out=sys.stdout):
+    args = argv[1:]
+    if not args:
+        return usage("expected a command: rate, lab, json or trials-csv (--help)")
+    if args[0] in ("-h", "--help"):
+        print(__doc__.strip(), file=out)
+        return 0
+    cmd, args = args[0], args[1:]
+    if cmd == "rate":
+        name = None
+        if args[:1] == ["-m"] and len(args) >= 2:
+            name, args = args[1], args[2:]
+        if len(args) > 1:
+            return usage(f"rate takes at most one FILE, got {len(args)}")
+        m = main_metric(one_run(read_input(args[0] if args else None)), name)
+        print(f"{fmt(m['mean'], m['unit'])} {fmt(m['stddev'], m['unit'])} {m['unit'] or '-'}", file=out)
+    elif cmd == "lab":
+        if len(args) not in (2, 3):
+            return usage("lab takes NAME FAMILY [FILE]")
+        run = one_run(read_input(args[2] if len(args) == 3 else None))
+        for line in lab_lines(run, args[0], args[1]):
+            print(line, file=out)
+    elif cmd == "json":
+        if len(args) > 1:
+            return usage(f"json takes at most one FILE, got {len(args)}")
+        for run in parse(read_input(args[0] if args else None)):
+            print(json.dumps(run, ensure_ascii=False), file=out)
+    elif cmd == "trials-csv":
+        if len(args) not in (4, 5):
+            return usage("trials-csv takes CLOCK VARIANT TRIAL POSSIBLE [FILE]")
+        w = csv.writer(out, lineterminator="\n")
+        for r in parse_lab(read_input(args[4] if len(args) == 5 else None)):
+            w.writerow(args[:4] + [r["family"], r["name"], r["mean_text"], r["unit"]])
+    else:
+        return usage(f"unknown command '{cmd}' (rate, lab, json, trials-csv; --help)")
+    return 0
+
+
+def usage(msg):
+    print(f"benchout: {msg}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv))
+    except BenchOutputError as e:
+        print(f"benchout: {e}", file=sys.stderr)
+        sys.exit(1)
+    except BrokenPipeError:
+        # a reader that stopped early (| head): not an error of ours
+        sys.stderr.close()
+        sys.exit(0)

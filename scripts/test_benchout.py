@@ -1,0 +1,259 @@
+#!/usr/bin/python3
+"""Unit tests of benchout.py, the lab's reader of bench output: recorded runs of
+scripts/testdata/benchout/ (cut from Documentation/results) and lines built from the printf
+formats of bench.c and benchs/*.c of 6.1, 6.12 and 7.3."""
+import contextlib
+import io
+import json
+import os
+import unittest
+
+import benchout
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata", "benchout")
+
+
+def fixture(name):
+    with open(os.path.join(DATA, name)) as f:
+        return f.read()
+
+
+def cli(*args, stdin=None):
+    """(exit status, stdout, stderr) of benchout.py ARGS, as bash sees it."""
+    out, err = io.StringIO(), io.StringIO()
+    old_stdin = benchout.sys.stdin
+    if stdin is not None:
+        benchout.sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stderr(err):
+            try:
+                rc = benchout.main(["benchout.py", *args], out=out)
+            except benchout.BenchOutputError as e:
+                print(f"benchout: {e}", file=err)
+                rc = 1
+    finally:
+        benchout.sys.stdin = old_stdin
+    return rc, out.getvalue(), err.getvalue()
+
+
+# The final lines as bench.c and benchs/*.c print them (format strings copied from the sources)
+HITS_DROPS = ("Summary: hits %8.3f \u00B1 %5.3fM/s (%7.3fM/prod), drops %8.3f \u00B1 %5.3fM/s, "
+              "total operations %8.3f \u00B1 %5.3fM/s" % (9.329, 0.142, 4.664, 0, 0, 9.329, 0.142))
+OPS = ("Summary: throughput %8.3f \u00B1 %5.3f M ops/s (%7.3fM ops/prod), latency %8.3f ns/op"
+       % (12.5, 0.25, 12.5, 80.0))
+LPM = ("Summary: throughput %8.3f \u00B1 %5.3f %c ops/s (%7.3f%c ops/prod), latency %8.3f %s/op"
+       % (812.25, 3.5, "K", 406.125, "K", 1.231, "us"))
+LOCAL_STORAGE = ("Summary: hits throughput %8.3f \u00B1 %5.3f M ops/s, hits latency %8.3f ns/op, "
+                 "important_hits throughput %8.3f \u00B1 %5.3f M ops/s"
+                 % (7.032, 0.156, 142.207, 0.44, 0.01))
+HTAB_MEM_73 = ("Summary: per-prod-op %7.2f \u00B1 %7.2fk/s, memory usage %7.2f \u00B1 %7.2fMiB,"
+               " peak memory usage %7.2fMiB" % (7.58, 0.31, 1.24, 0.0, 1.24))
+HTAB_MEM_61 = ("Summary: per-prod-op %8.2f \u00B1 %7.2fk/s, memory growth %8.2f \u00B1 %7.2fMiB, "
+               "peak growth %8.2fMiB" % (0.96, 0.01, 1.07, 0.0, 1.07))
+CREATES = ("Summary: creates %8.3f \u00B1 %5.3fk/s (%7.3fk/prod), %d total"
+           % (55.5, 1.25, 27.75, 166500))
+FALSE_HITS = "Summary: %d false hits of %d total operations. Percentage =  %2.2f %%" % (27, 1000, 2.7)
+SOCKMAP = "Summary: total trans %8.3u MB \u00B1 %5.3f MB/s" % (1234, 411.333)
+RCU_TT = ("SUMMARY tasks_trace grace period latency\tavg %.3f us\tstddev %.3f us\n"
+          "SUMMARY ticks per tasks_trace grace period\tavg %.3f\tstddev %.3f"
+          % (23456.5, 120.25, 3.5, 0.5))
+
+
+def names(metrics):
+    return [(m["name"], m["mean"], m["stddev"], m["unit"]) for m in metrics]
+
+
+class SummaryFormats(unittest.TestCase):
+    def test_hits_drops(self):
+        got = benchout.parse_summary(HITS_DROPS)
+        self.assertEqual(names(got), [("hits", 9.329, 0.142, "M/s"), ("drops", 0.0, 0.0, "M/s"),
+                                      ("total operations", 9.329, 0.142, "M/s")])
+        self.assertEqual((got[0]["per_prod"], got[0]["per_prod_unit"]), (4.664, "M/prod"))
+
+    def test_ops(self):
+        got = benchout.parse_summary(OPS)
+        self.assertEqual(names(got), [("throughput", 12.5, 0.25, "M ops/s"),
+                                      ("latency", 80.0, None, "ns/op")])
+        self.assertEqual(got[0]["per_prod_unit"], "M ops/prod")
+
+    def test_lpm_trie_rate_letter(self):
+        self.assertEqual(names(benchout.parse_summary(LPM)),
+                         [("throughput", 812.25, 3.5, "K ops/s"), ("latency", 1.231, None, "us/op")])
+
+    def test_local_storage(self):
+        self.assertEqual(names(benchout.parse_summary(LOCAL_STORAGE)),
+                         [("hits throughput", 7.032, 0.156, "M ops/s"),
+                          ("hits latency", 142.207, None, "ns/op"),
+                          ("important_hits throughput", 0.44, 0.01, "M ops/s")])
+
+    def test_htab_mem_both_flavours(self):
+        self.assertEqual(names(benchout.parse_summary(HTAB_MEM_73)),
+                         [("per-prod-op", 7.58, 0.31, "k/s"), ("memory usage", 1.24, 0.0, "MiB"),
+                          ("peak memory usage", 1.24, None, "MiB")])
+        self.assertEqual(names(benchout.parse_summary(HTAB_MEM_61)),
+                         [("per-prod-op", 0.96, 0.01, "k/s"), ("memory growth", 1.07, 0.0, "MiB"),
+                          ("peak growth", 1.07, None, "MiB")])
+
+    def test_creates_and_count(self):
+        self.assertEqual(names(benchout.parse_summary(CREATES)),
+                         [("creates", 55.5, 1.25, "k/s"), ("total", 166500.0, None, "")])
+
+    def test_false_hits(self):
+        got = benchout.parse_summary(FALSE_HITS)
+        self.assertEqual(got[0]["name"], "false hits percentage")
+        self.assertEqual((got[0]["mean"], got[0]["unit"]), (2.7, "%"))
+        self.assertEqual((got[1]["mean"], got[2]["mean"]), (27, 1000))
+
+    def test_sockmap(self):
+        got = benchout.parse_summary(SOCKMAP)
+        self.assertEqual(names(got), [("trans rate", 411.333, None, "MB/s"),
+                                      ("total trans", 1234.0, None, "MB")])
+
+    def test_rcu_tasks_trace_two_lines_are_one_run(self):
+        (run,) = benchout.parse(RCU_TT)
+        self.assertEqual(names(run["summary"]),
+                         [("tasks_trace grace period latency", 23456.5, 120.25, "us"),
+                          ("ticks per tasks_trace grace period", 3.5, 0.5, "")])
+
+    def test_garbage_is_named(self):
+        with self.assertRaisesRegex(benchout.BenchOutputError, r"cannot read '\?\? 1 M/s'"):
+            benchout.parse_summary("Summary: hits 1.000 ± 0.1M/s, ?? 1 M/s")
+        with self.assertRaisesRegex(benchout.BenchOutputError, "not a Summary line"):
+            benchout.parse_summary("Summary hits 1")
+
+
+class RecordedRuns(unittest.TestCase):
+    def test_full_update(self):
+        (run,) = benchout.parse(fixture("full-update-full.txt"))
+        self.assertEqual(run["benchmark"], "bpf-hashmap-full-update")
+        self.assertEqual(benchout.main_metric(run)["mean"], 0.427)
+        self.assertEqual(run["outcomes"]["context"], "full mode, 1000 entries, 1697061 updates")
+        self.assertEqual(run["outcomes"]["counts"],
+                         {"ok": 0, "-E2BIG": 1697061, "-ENOMEM": 0, "other error": 0})
+        self.assertEqual([(c["cpu"], c["value"]) for c in run["per_cpu"]], [(0, 0.203), (1, 0.223)])
+        self.assertEqual([(i["iter"], i["delta_us"]) for i in run["iterations"]][:2],
+                         [(0, 6431.95), (1, -1279.34)])
+        self.assertEqual(names(run["iterations"][3]["metrics"])[0], ("hits", 0.437, None, "M/s"))
+        self.assertIsNone(benchout.memory(run))
+
+    def test_htab_mem_growth(self):
+        (run,) = benchout.parse(fixture("htab-mem-growth.txt"))
+        self.assertEqual(benchout.memory(run),
+                         {"mean": 1.07, "stddev": 0.0, "peak": 1.07, "kind": "memory growth"})
+        counts = run["outcomes"]["counts"]
+        self.assertEqual((counts["updates ok"], counts["deletes ok"], counts["out of turn"]),
+                         (246848, 246848, 0))
+        self.assertEqual(len(counts), 13)
+        self.assertEqual([n[:6] for n in run["notes"]], ["Memory", "Expect"])
+        self.assertEqual(names(run["iterations"][0]["metrics"]),
+                         [("per-prod op", 0.98, None, "k/s"), ("memory growth", 1.07, None, "MiB")])
+
+    def test_htab_mem_usage(self):
+        (run,) = benchout.parse(fixture("htab-mem-usage.txt"))
+        self.assertEqual(benchout.memory(run),
+                         {"mean": 0.48, "stddev": 0.0, "peak": 0.5, "kind": "memory usage"})
+
+    def test_local_storage_iter_without_commas(self):
+        (run,) = benchout.parse(fixture("local-storage.txt"))
+        self.assertEqual(names(run["iterations"][0]["metrics"]),
+                         [("hits", 0.558, None, "M/s"), ("important_hits", 0.035, None, "M/s")])
+        self.assertEqual(benchout.main_metric(run)["unit"], "M ops/s")
+
+    def test_log_of_runs(self):
+        runs = benchout.parse(fixture("check-debug-runs.log"))
+        self.assertEqual([(r["benchmark"], benchout.main_metric(r)["mean"]) for r in runs],
+                         [("bpf-hashmap-full-update", 0.427), ("bpf-hashmap-full-update", 0.295),
+                          ("htab-mem", 0.96)])
+
+    def test_summary_ends_a_run(self):
+        runs = benchout.parse(fixture("summaries-only.log"))
+        self.assertEqual([benchout.main_metric(r)["mean"] for r in runs], [0.185, 0.123, 0.15, 0.15])
+        self.assertEqual(runs[1]["outcomes"]["counts"]["-E2BIG"], 615912)
+
+    def test_test_progs_summary_is_not_bench(self):
+        runs = benchout.parse(fixture("local-storage.txt") + "Summary: 21/20 PASSED, 0 SKIPPED, 0 FAILED\n")
+        self.assertEqual(len(runs), 1)
+
+    def test_warning_kept(self):
+        text = fixture("full-update-full.txt").replace(
+            "Summary:", "WARNING: full mode expects every update to fail with -E2BIG, but 3 of 9 did not\nSummary:")
+        (run,) = benchout.parse(text)
+        self.assertEqual(len(run["warnings"]), 1)
+
+
+class LabLines(unittest.TestCase):
+    def test_lab_result_and_memory(self):
+        (run,) = benchout.parse(fixture("htab-mem-growth.txt"))
+        self.assertEqual(benchout.lab_lines(run, "htab-mem-churn-prealloc", "htab-mem"),
+                         ["lab-result: htab-mem-churn-prealloc htab-mem 0.96 0.01 k/s",
+                          "lab-memory: htab-mem-churn-prealloc htab-mem 1.07 0.00 1.07 MiB"])
+
+    def test_lab_result_keeps_bench_digits(self):
+        (run,) = benchout.parse(fixture("local-storage.txt"))
+        self.assertEqual(benchout.lab_lines(run, "ls-seq-get-16", "local-storage"),
+                         ["lab-result: ls-seq-get-16 local-storage 0.587 0.021 M ops/s"])
+
+    def test_round_trip(self):
+        text = "\n".join(benchout.lab_lines(benchout.one_run(fixture("htab-mem-usage.txt")), "h", "f"))
+        (r,) = benchout.parse_lab("noise\n" + text + "\n")
+        self.assertEqual((r["name"], r["family"], r["mean"], r["stddev"], r["unit"]),
+                         ("h", "f", 2.49, 0.01, "k/s"))
+        self.assertEqual(r["memory"], {"mean": 0.48, "stddev": 0.0, "peak": 0.5})
+
+    def test_malformed_lab_line(self):
+        with self.assertRaisesRegex(benchout.BenchOutputError, "malformed lab line"):
+            benchout.parse_lab("lab-result: x y 1.0\n")
+        with self.assertRaisesRegex(benchout.BenchOutputError, "without its lab-result"):
+            benchout.parse_lab("lab-memory: x y 1.0 0.1 2.0 MiB\n")
+
+
+class Cli(unittest.TestCase):
+    def test_rate(self):
+        self.assertEqual(cli("rate", stdin=HITS_DROPS), (0, "9.329 0.142 M/s\n", ""))
+        self.assertEqual(cli("rate", "-m", "important_hits throughput", stdin=LOCAL_STORAGE),
+                         (0, "0.440 0.010 M ops/s\n", ""))
+        self.assertEqual(cli("rate", os.path.join(DATA, "htab-mem-usage.txt")),
+                         (0, "2.49 0.01 k/s\n", ""))
+
+    def test_lab(self):
+        rc, out, _ = cli("lab", "trig-rawtp", "trigger", stdin="Setting up benchmark 'trig-rawtp'...\n"
+                         + HITS_DROPS + "\n")
+        self.assertEqual((rc, out), (0, "lab-result: trig-rawtp trigger 9.329 0.142 M/s\n"))
+
+    def test_json_one_line_per_run(self):
+        rc, out, _ = cli("json", os.path.join(DATA, "check-debug-runs.log"))
+        lines = out.splitlines()
+        self.assertEqual((rc, len(lines)), (0, 3))
+        self.assertEqual(json.loads(lines[2])["benchmark"], "htab-mem")
+
+    def test_trials_csv(self):
+        log = ("lab-result: ls-seq-get-1 local-storage 5.433 0.010 M ops/s\n"
+               "lab-result: htab-mem-churn-bpf-ma htab-mem 5.58 0.13 k/s\n"
+               "lab-memory: htab-mem-churn-bpf-ma htab-mem 0.74 0.00 0.74 MiB\n")
+        self.assertEqual(cli("trials-csv", "icount", "base", "1", "2", stdin=log),
+                         (0, "icount,base,1,2,local-storage,ls-seq-get-1,5.433,M ops/s\n"
+                             "icount,base,1,2,htab-mem,htab-mem-churn-bpf-ma,5.58,k/s\n", ""))
+
+    def test_no_summary_is_one_line_and_status_1(self):
+        # 6.1's own bpf-hashmap-full-update (before the series' rework) prints no Summary line
+        rc, out, err = cli("rate", stdin="Setting up benchmark 'bpf-hashmap-full-update'...\n"
+                           "0:hash_map_full_perf 347060 events per sec\n")
+        self.assertEqual((rc, out), (1, ""))
+        self.assertEqual(err, "benchout: no Summary line in bench's output "
+                              "(last line: '0:hash_map_full_perf 347060 events per sec')\n")
+
+    def test_two_runs_for_one_result(self):
+        rc, _, err = cli("rate", os.path.join(DATA, "summaries-only.log"))
+        self.assertEqual((rc, err), (1, "benchout: 4 runs of bench with a Summary line, expected one\n"))
+
+    def test_missing_file_and_usage(self):
+        rc, _, err = cli("rate", "/nonexistent/out")
+        self.assertEqual((rc, err), (1, "benchout: /nonexistent/out: No such file or directory\n"))
+        rc, _, err = cli("frobnicate")
+        self.assertEqual(rc, 2)
+        self.assertEqual(len(err.splitlines()), 1)
+        self.assertEqual(cli("--help")[0], 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
