@@ -97,7 +97,7 @@ done
 	echo
 	echo "Command: \`BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$variants' -P '$possible' -d $duration ${benchs[*]}\`"
 	echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "Machine: $(nproc) host CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), QEMU $(qemu-system-x86_64 --version | awk 'NR==1 { print $4 }') TCG, guest: ${CPUS:-2} online CPUs (wall), 1 (icount)"
+	echo "Machine: $(nproc) host CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), QEMU $(qemu-system-x86_64 --version | awk 'NR==1 { print $4 }') TCG, guest: ${CPUS:-$VM_CPUS} online CPUs (wall), 1 (icount)"
 	echo "Variants: $(for v in $variants; do printf '%s=%s ' "$v" "$(variant_commit "$v" | cut -c1-12)"; done)"
 	echo "bench: $(git -C "$TREE" log -1 --format='%h %s' HEAD), -w1 -d$duration"
 	/usr/bin/python3 "$LAB_ROOT/scripts/compare/stats.py" "$csv" "$out"
