@@ -26,7 +26,7 @@ BASE_CONFIG=$LAB_ROOT/config/$BASE
 # not do (REGRESS_LLVM for make regress's suites, BENCH_LLVM for bench).
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
 REGRESS_LLVM='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent
-# shellcheck source=../config/6.1/base.conf
+# shellcheck source=/dev/null # the base's own file
 . "$BASE_CONFIG/base.conf"
 for _lab_conf in possible-cpus.conf toolchain.conf; do
 	# shellcheck source=/dev/null
