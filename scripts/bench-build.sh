@@ -45,7 +45,16 @@ else
 	[[ -x $out/test_progs ]] || ((name_only)) && { echo "$out"; exit 0; }
 	src=$BASE_CACHE/selftests-src
 	obj=$src/tools/testing/selftests/bpf
-	make_args=(KDIR="$BASE_CACHE/obj/$config")
+	# The test modules (bpf_testmod.ko) are built against the kernel's object directory: given
+	# as KDIR, or, where the commit's test_kmods/Makefile finds the kernel build through
+	# O/KBUILD_OUTPUT (7.3: KDIR is then the source tree), as KBUILD_OUTPUT, with OUTPUT kept
+	# in the tree (lib.mk would put the selftests under KBUILD_OUTPUT).
+	if git -C "$TREE" show "$commit:tools/testing/selftests/bpf/test_kmods/Makefile" 2>/dev/null |
+		grep -q 'KBUILD_OUTPUT'; then
+		make_args=(KBUILD_OUTPUT="$BASE_CACHE/obj/$config" OUTPUT="$obj")
+	else
+		make_args=(KDIR="$BASE_CACHE/obj/$config")
+	fi
 fi
 selftests=$src/tools/testing/selftests/bpf
 need clang llc llvm-strip pahole
