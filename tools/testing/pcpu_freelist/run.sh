@@ -13,10 +13,15 @@
 #                   VERSION is base, series, or NAME of a lab variant: lab/variants/
 #                   NAME-<base>.patch, else NAME.patch, applied to the base
 #   run.sh sim VERSION...
-#                   the cost model's simulation (mt_model.py): events per op at 2, 16,
-#                   64 and 256 CPUs, with the costs of PFL_COSTS (run.sh calibrate)
+#                   the cost model (mt_model.py, a model): events per op simulated at
+#                   2, 16, 64 and 256 CPUs (PFL_SIM_CPUS), priced with the costs in the
+#                   file PFL_COSTS (run.sh calibrate), checked at 2 CPUs against
+#                   PFL_NATIVE (the JSON of run.sh mt)
 #   run.sh calibrate
 #                   the per-event costs of this machine, for the model
+#   run.sh plant NAME...
+#                   lab/plants/NAME.patch on freelist-v3 in a scratch copy: the tests
+#                   must fail (7.3's plants: with FREELIST_KSRC of a 7.3 source)
 #   run.sh all      test and bench
 #
 # Environment:
@@ -101,8 +106,8 @@ tools_include() {
 
 # The kernel version whose variants apply (NAME-<version>.patch first).
 kversion() {
-	if [ -n "$KSRC" ]; then
-		make -s -C "$KSRC" kernelversion | cut -d. -f1,2
+	if [ -f "$KSRC/Makefile" ]; then
+		awk '/^VERSION =/ { v = $3 } /^PATCHLEVEL =/ { print v "." $3; exit }' "$KSRC/Makefile"
 	else
 		echo "$BASE"
 	fi
@@ -222,22 +227,51 @@ run_sim() {
 		bin=$(build "$src" plain sim) || { FAILED+=("sim: build $name"); return; }
 		args+=("$name=$bin")
 	done
-	python3 "$HERE/mt_model.py" simulate ${PFL_COSTS:+--costs "$PFL_COSTS"} "${args[@]}" ||
+	[ -f "${PFL_COSTS:-}" ] || die "sim: PFL_COSTS=FILE, a file with the line of run.sh calibrate"
+	mkdir -p "$OBJ/sim"
+	python3 "$HERE/mt_model.py" simulate --costs "$PFL_COSTS" ${PFL_NATIVE:+--native "$PFL_NATIVE"} \
+		${PFL_SIM_CPUS:+--cpus "$PFL_SIM_CPUS"} --json "$OBJ/sim/results.json" "${args[@]}" ||
 		FAILED+=("sim")
 }
 
-usage="usage: run.sh [test|bench|all|calibrate|mt [--threads N] [VERSION...]|sim [VERSION...]]"
+# plant NAME: freelist-v3 of this base with lab/plants/NAME.patch on top, in a scratch
+# copy; its GoogleTest tests must fail. Prints the first failing assertion.
+run_plant() {
+	local name=$1 patch=$LAB_ROOT/lab/plants/$1.patch v tmp src bin log
+
+	[ -f "$patch" ] || die "no plant $patch"
+	v=$(variant freelist-v3) || exit 2
+	tmp=$(mktemp -d) || die mktemp
+	cp "$v"/* "$tmp"/ &&
+	patch -s -p3 -d "$tmp" <"$patch" >/dev/null || { rm -rf "$tmp"; die "$patch does not apply to freelist-v3 of $VERSION"; }
+	src=$(store "$tmp") || exit 2
+	rm -rf "$tmp"
+	bin=$(build "$src" plain test) || { FAILED+=("plant $name: build"); return; }
+	log=$OBJ/plant-$name.log
+	if timeout "${PFL_TIMEOUT:-120}" env PFL_STRESS_OPS=200000 "$bin" --gtest_brief=1 >"$log" 2>&1; then
+		note "plant $name: NOT caught (every test passed; $log)"
+		FAILED+=("plant $name")
+		return
+	fi
+	note "plant $name: caught: $(grep -m1 '^\[  FAILED  \]' "$log" | sed 's/^\[  FAILED  \] //')"
+	grep -m1 -A7 ': Failure$' "$log" | sed 's/^/    /' >&2
+}
+
+usage="usage: run.sh [test|bench|all|calibrate|mt [--threads N] [VERSION...]|sim [VERSION...]|plant NAME...]"
 cmd=${1:-test}
 case $cmd in
 test | bench | all | calibrate) (($# <= 1)) || die "$usage" ;;
-mt | sim) shift ;;
+mt | sim | plant) shift ;;
 *) die "$usage" ;;
 esac
 
 start=$SECONDS
 if [ -n "$KSRC" ]; then
 	[ -f "$KSRC/kernel/bpf/percpu_freelist.c" ] || die "FREELIST_KSRC=$KSRC: no kernel/bpf/percpu_freelist.c"
-	base=$(store "$KSRC/kernel/bpf") || exit 2
+	tmp=$(mktemp -d) || die mktemp
+	(cd "$KSRC/kernel/bpf" && cp $FILES "$tmp"/) || die "cannot copy $FILES from $KSRC"
+	base=$(store "$tmp") || exit 2
+	rm -rf "$tmp"
 	series=${FREELIST_SRC_DIR:+$(store "$FREELIST_SRC_DIR")}
 	series=${series:-$base}
 	sname="series = ${FREELIST_SRC_DIR:-base}"
@@ -261,6 +295,12 @@ note "base $BASE_REV = $(basename "$base"), $sname = $(basename "$series"), tool
 case $cmd in
 mt) run_mt "$@" ;;
 sim) run_sim "$@" ;;
+plant)
+	(($#)) || die "plant: which? $(cd "$LAB_ROOT/lab/plants" && ls -- freelist-v3*.patch | sed 's/\.patch$//' | tr '\n' ' ')"
+	for p in "$@"; do
+		run_plant "$p"
+	done
+	;;
 calibrate)
 	bin=$(build "$base" plain mt) || die "build failed"
 	"$bin" calibrate
