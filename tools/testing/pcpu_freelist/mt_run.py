@@ -88,7 +88,7 @@ def main():
     print(f"ns per op, median of {a.reps} interleaved repetitions of {a.ms} ms "
           f"[min-max]; x = median / median of {ref}")
     print(f"{'case (scenario:possible)':32}" +
-          "".join(f"{n:>28}" for n, _ in versions))
+          "".join(f"{n:>30}" for n, _ in versions))
     for c in [r for c in cases for r, _ in rows(c)]:
         base = statistics.median(ns[(c, ref)])
         cells = []
@@ -99,7 +99,7 @@ def main():
             if name != ref:
                 cell += f" x{med / base:.2f}"
             cells.append(cell)
-        print(f"{c:32}" + "".join(f"{x:>28}" for x in cells))
+        print(f"{c:32}" + "".join(f"{x:>30}" for x in cells))
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"reps": a.reps, "ms": a.ms, "rt": rt,

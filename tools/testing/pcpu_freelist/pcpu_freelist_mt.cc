@@ -184,9 +184,9 @@ struct Ring {
 	alignas(64) std::atomic<unsigned long> tail{0};
 };
 
-// One step of CPU t; returns the ops it completed (0 or 1). A churner's
-// cycle is two steps (pop, then push after the hold) in the simulation;
-// natively the hold is spun in between.
+// One step of CPU t; returns the ops it completed (0 or 1). Natively a
+// churner's cycle is pop, hold (spun), push; in the simulation one step
+// pushes the held node and pops at once, and the hold is virtual time.
 struct Cpu {
 	struct pcpu_freelist_node *held = nullptr;
 	bool popped = false;	// storm churner: between pop and push
@@ -197,6 +197,7 @@ unsigned int step(const Config &c, List &l, Ring &ring, Cpu &cpu,
 {
 	struct pcpu_freelist *fl = l.map;
 	struct pcpu_freelist_node *n;
+	unsigned int done;
 
 	switch (c.sc) {
 	case Sc::Own:
@@ -237,11 +238,20 @@ unsigned int step(const Config &c, List &l, Ring &ring, Cpu &cpu,
 				pcpu_freelist_push(fl, n);
 			return 1;
 		}
+		if (!native) {
+			// a step: free the held node and take one at once (the
+			// delete and re-insert of a key); the hold is the step's
+			// virtual time
+			if (cpu.popped && cpu.held)
+				pcpu_freelist_push(fl, cpu.held);
+			cpu.held = pcpu_freelist_pop(fl);
+			done = cpu.popped;
+			cpu.popped = true;
+			return done;
+		}
 		if (!cpu.popped) {
 			cpu.held = pcpu_freelist_pop(fl);
 			cpu.popped = true;
-			if (!native)
-				return 0;
 			pause_loops(c.hold);
 		}
 		if (cpu.held)
@@ -532,7 +542,7 @@ int run_sim(Config c, const Costs &k, double warm_ms, double vms,
 	// per role (0: CPU 0 / stormer / handoff consumer side, 1: the others)
 	struct pcpu_shim_stats sum[2] = {};
 	unsigned long ops[2] = {}, steps[2] = {};
-	double busy[2] = {};
+	double busy[2] = {}, fixed[2] = {};
 
 	if (c.sc == Sc::Exhausted)
 		pcpu_freelist_populate(list.map, list.nodes.data(), sizeof(Node),
@@ -556,18 +566,14 @@ int run_sim(Config c, const Costs &k, double warm_ms, double vms,
 		pcpu_shim_jiffies = (unsigned long)(now / (jiffy_us * 1e3));
 		pcpu_shim_cpu = t;
 		struct pcpu_shim_stats before = pcpu_shim_stats;
-		bool was_popped = cpus[t].popped;
 		unsigned int done = step(c, list, ring, cpus[t], t, false);
 		struct pcpu_shim_stats d = diff(pcpu_shim_stats, before);
 		// a step: the fixed cost of a pop+push pair (half of it for a
 		// churner's pop or push step), the events, and a churner's hold
 		double dt = k.pair + cost_of(k, d);
 
-		if (c.sc == Sc::Storm && t > 0) {
-			dt = k.pair / 2 + cost_of(k, d);
-			if (!was_popped)
-				dt += c.hold * k.pause;
-		}
+		if (c.sc == Sc::Storm && t > 0)
+			dt += c.hold * k.pause;
 		if (c.sc == Sc::Handoff && !done && d.lock_acquired == 0)
 			dt = std::max(dt, 5.0);	// polling an empty ring
 		clock[t] += dt;
@@ -581,6 +587,7 @@ int run_sim(Config c, const Costs &k, double warm_ms, double vms,
 		ops[role] += done;
 		steps[role]++;
 		busy[role] += dt;
+		fixed[role] += dt - cost_of(k, d);
 	}
 	const char *names[2] = { "cpu0", "others" };
 
@@ -593,11 +600,11 @@ int run_sim(Config c, const Costs &k, double warm_ms, double vms,
 
 		if (!o)
 			continue;
-		printf("role=%s ops=%lu ns=%.2f lock=%.3f remote_lock=%.3f "
+		printf("role=%s ops=%lu ns=%.2f fixed=%.3f lock=%.3f remote_lock=%.3f "
 		       "clean_read=%.3f miss_read=%.3f miss_rmw=%.3f "
 		       "hint_miss_read=%.3f hint_miss_rmw=%.3f shared_rmw=%.3f "
 		       "steps=%.3f\n",
-		       names[role], ops[role], busy[role] / o,
+		       names[role], ops[role], busy[role] / o, fixed[role] / o,
 		       sum[role].lock_acquired / o, sum[role].remote_lock / o,
 		       sum[role].clean_read / o, sum[role].miss_read / o,
 		       sum[role].miss_rmw / o, sum[role].hint_miss_read / o,
@@ -627,7 +634,7 @@ int main(int argc, char **argv)
 	unsigned int threads = 0;
 	std::vector<std::string> args;
 	std::string costs = "5,10,2,3,50,60";
-	double vms = 2, jiffy_us = 50;
+	double vms = 0.4, jiffy_us = 20;
 
 	for (int i = 1; i < argc; i++) {
 		std::string a = argv[i];
@@ -676,7 +683,7 @@ int main(int argc, char **argv)
 	if (sscanf(costs.c_str(), "%lf,%lf,%lf,%lf,%lf,%lf", &k.lock, &k.pair,
 		   &k.clean, &k.pause, &k.miss_read, &k.miss_rmw) != 6)
 		die("bad --costs '" + costs + "'");
-	return run_sim(c, k, 1, vms, jiffy_us);
+	return run_sim(c, k, vms / 2, vms, jiffy_us);
 #else
 	(void)vms, (void)jiffy_us;
 	std::vector<int> cpus;
