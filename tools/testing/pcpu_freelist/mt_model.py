@@ -13,11 +13,16 @@ every scenario at 2 (as the native runs: 64 possible CPUs), 16, 64 and 256
 CPUs, and prices the counts with the per-event costs measured natively here
 (`run.sh calibrate`):
 
-    ns/op = fixed + lock*c_lock + clean*c_clean + miss_read*c_miss_read
+    ns/op = fixed + lock*c_lock + remote_read*c_clean + miss_read*c_miss_read
             + miss_rmw*c_miss_rmw
 
-(fixed: the pop+push pair's own work, c_pair, and a churner's hold,
-H*c_pause). At 2 CPUs it is compared with the native medians (--native,
+(fixed: the pop+push pair's own work, c_pair less its two locks, and a
+churner's hold, H*c_pause; remote_read: clean reads of other CPUs' heads,
+priced as a read of a line of another page; other clean reads are free).
+Not modelled: a pop that finds a node takes it, so a stormer steals
+churners' nodes; the simulated churner frees and takes its node at once
+and is never robbed. jiffy: 1 ms (HZ=1000); an exhausted freelist's heads
+were idle for 4 jiffies first. At 2 CPUs it is compared with the native medians (--native,
 mt_run.py's JSON): the error it states is the model's error here.
 """
 import argparse
@@ -28,7 +33,7 @@ import subprocess
 import sys
 
 COST_KEYS = ("c_lock", "c_pair", "c_clean", "c_pause", "c_miss_read", "c_miss_rmw")
-EVENT_COST = {"lock": "c_lock", "clean_read": "c_clean",
+EVENT_COST = {"lock": "c_lock", "remote_read": "c_clean",
               "miss_read": "c_miss_read", "miss_rmw": "c_miss_rmw"}
 SCENARIOS = ("own", "ownflip", "exhausted", "handoff", "storm:0", "storm:20", "storm:100")
 CPUS = (2, 16, 64, 256)
@@ -85,7 +90,8 @@ def sim_args(scenario, cpus):
     # 2 CPUs as the native runs (64 possible); past that, every CPU online
     possible = 64 if cpus == 2 else cpus
     threads = 2 if scenario == "handoff" else cpus
-    vms = "0.2" if cpus >= 256 else "0.4"
+    # virtual ms measured after 0.08 ms of warm-up: fewer past 16 CPUs
+    vms = {2: "0.4", 16: "0.2", 64: "0.1"}.get(cpus, "0.05")
     return ["--vms", vms, "--threads", str(threads), scenario, str(possible)], possible
 
 

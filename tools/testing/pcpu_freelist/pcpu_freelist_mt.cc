@@ -495,7 +495,7 @@ struct Costs {
 
 double cost_of(const Costs &k, const struct pcpu_shim_stats &d)
 {
-	return d.lock_acquired * k.lock + d.clean_read * k.clean +
+	return d.lock_acquired * k.lock + d.remote_read * k.clean +
 	       d.miss_read * k.miss_read + d.miss_rmw * k.miss_rmw;
 }
 
@@ -509,6 +509,7 @@ struct pcpu_shim_stats diff(const struct pcpu_shim_stats &a,
 	d.shared_rmw = a.shared_rmw - b.shared_rmw;
 	d.remote_lock = a.remote_lock - b.remote_lock;
 	d.clean_read = a.clean_read - b.clean_read;
+	d.remote_read = a.remote_read - b.remote_read;
 	d.miss_read = a.miss_read - b.miss_read;
 	d.miss_rmw = a.miss_rmw - b.miss_rmw;
 	d.hint_miss_read = a.hint_miss_read - b.hint_miss_read;
@@ -523,6 +524,7 @@ void add(struct pcpu_shim_stats &a, const struct pcpu_shim_stats &d)
 	a.shared_rmw += d.shared_rmw;
 	a.remote_lock += d.remote_lock;
 	a.clean_read += d.clean_read;
+	a.remote_read += d.remote_read;
 	a.miss_read += d.miss_read;
 	a.miss_rmw += d.miss_rmw;
 	a.hint_miss_read += d.hint_miss_read;
@@ -555,7 +557,17 @@ int run_sim(Config c, const Costs &k, double warm_ms, double vms,
 		pcpu_shim_cpu = 0;
 		while (pcpu_freelist_pop(list.map))
 			;
+		// the heads stay idle for a few jiffies: pops in vain meanwhile
+		for (pcpu_shim_jiffies = 0; pcpu_shim_jiffies < 4; pcpu_shim_jiffies++)
+			for (unsigned int t = 0; t < c.threads; t++) {
+				pcpu_shim_cpu = t;
+				pcpu_freelist_pop(list.map);
+			}
 	}
+	// An own pop+push pair costs k.pair natively: 2 locks and a read of
+	// the own head are in it already.
+	const double pair_fixed = std::max(0.0, k.pair - 2 * k.lock);
+	const unsigned long jiffy0 = pcpu_shim_jiffies;
 	for (;;) {
 		unsigned int t = std::min_element(clock.begin(), clock.end()) -
 				 clock.begin();
@@ -563,14 +575,14 @@ int run_sim(Config c, const Costs &k, double warm_ms, double vms,
 
 		if (now > (warm_ms + vms) * 1e6)
 			break;
-		pcpu_shim_jiffies = (unsigned long)(now / (jiffy_us * 1e3));
+		pcpu_shim_jiffies = jiffy0 + (unsigned long)(now / (jiffy_us * 1e3));
 		pcpu_shim_cpu = t;
 		struct pcpu_shim_stats before = pcpu_shim_stats;
 		unsigned int done = step(c, list, ring, cpus[t], t, false);
 		struct pcpu_shim_stats d = diff(pcpu_shim_stats, before);
 		// a step: the fixed cost of a pop+push pair (half of it for a
 		// churner's pop or push step), the events, and a churner's hold
-		double dt = k.pair + cost_of(k, d);
+		double dt = pair_fixed + cost_of(k, d);
 
 		if (c.sc == Sc::Storm && t > 0)
 			dt += c.hold * k.pause;
@@ -601,12 +613,13 @@ int run_sim(Config c, const Costs &k, double warm_ms, double vms,
 		if (!o)
 			continue;
 		printf("role=%s ops=%lu ns=%.2f fixed=%.3f lock=%.3f remote_lock=%.3f "
-		       "clean_read=%.3f miss_read=%.3f miss_rmw=%.3f "
+		       "clean_read=%.3f remote_read=%.3f miss_read=%.3f miss_rmw=%.3f "
 		       "hint_miss_read=%.3f hint_miss_rmw=%.3f shared_rmw=%.3f "
 		       "steps=%.3f\n",
 		       names[role], ops[role], busy[role] / o, fixed[role] / o,
 		       sum[role].lock_acquired / o, sum[role].remote_lock / o,
-		       sum[role].clean_read / o, sum[role].miss_read / o,
+		       sum[role].clean_read / o, sum[role].remote_read / o,
+		       sum[role].miss_read / o,
 		       sum[role].miss_rmw / o, sum[role].hint_miss_read / o,
 		       sum[role].hint_miss_rmw / o, sum[role].shared_rmw / o,
 		       steps[role] / o);
@@ -622,7 +635,7 @@ void usage(FILE *f)
 		"usage: pcpu_freelist_mt [-t MS] [--threads N] SCENARIO POSSIBLE_CPUS\n"
 		"       pcpu_freelist_mt calibrate\n"
 		"       pcpu_freelist_sim [--costs LOCK,PAIR,CLEAN,PAUSE,MISS_READ,MISS_RMW]\n"
-		"                         [--vms MS] [--jiffy-us US] --threads N SCENARIO POSSIBLE_CPUS\n"
+		"                         [--warm MS] [--vms MS] [--jiffy-us US] --threads N SCENARIO POSSIBLE_CPUS\n"
 		"scenarios: own ownflip exhausted handoff storm:H\n");
 }
 
@@ -634,7 +647,7 @@ int main(int argc, char **argv)
 	unsigned int threads = 0;
 	std::vector<std::string> args;
 	std::string costs = "5,10,2,3,50,60";
-	double vms = 0.4, jiffy_us = 20;
+	double vms = 0.4, warm_ms = 0.08, jiffy_us = 1000;
 
 	for (int i = 1; i < argc; i++) {
 		std::string a = argv[i];
@@ -651,6 +664,8 @@ int main(int argc, char **argv)
 			costs = val();
 		else if (a == "--vms")
 			vms = atof(val());
+		else if (a == "--warm")
+			warm_ms = atof(val());
 		else if (a == "--jiffy-us")
 			jiffy_us = atof(val());
 		else if (a == "-h" || a == "--help")
@@ -683,9 +698,9 @@ int main(int argc, char **argv)
 	if (sscanf(costs.c_str(), "%lf,%lf,%lf,%lf,%lf,%lf", &k.lock, &k.pair,
 		   &k.clean, &k.pause, &k.miss_read, &k.miss_rmw) != 6)
 		die("bad --costs '" + costs + "'");
-	return run_sim(c, k, vms / 2, vms, jiffy_us);
+	return run_sim(c, k, warm_ms, vms, jiffy_us);
 #else
-	(void)vms, (void)jiffy_us;
+	(void)vms, (void)warm_ms, (void)jiffy_us;
 	std::vector<int> cpus;
 	cpu_set_t set;
 

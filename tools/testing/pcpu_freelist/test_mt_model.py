@@ -7,10 +7,10 @@ import mt_model
 
 CAL = "c_lock=5.0 c_pair=12.0 c_clean=2.0 c_pause=30.0 c_miss_read=60.0 c_miss_rmw=80.0\n"
 SIM = ("role=stormer ops=10 ns=100.00 fixed=10.000 lock=1.000 remote_lock=0.500 "
-       "clean_read=5.000 miss_read=0.500 miss_rmw=0.500 hint_miss_read=0.000 "
+       "clean_read=5.000 remote_read=5.000 miss_read=0.500 miss_rmw=0.500 hint_miss_read=0.000 "
        "hint_miss_rmw=0.000 shared_rmw=0.000 steps=1.000\n"
        "role=churner ops=20 ns=642.00 fixed=612.000 lock=2.000 remote_lock=0.000 "
-       "clean_read=0.000 miss_read=0.250 miss_rmw=0.1875 hint_miss_read=0.000 "
+       "clean_read=0.000 remote_read=0.000 miss_read=0.250 miss_rmw=0.1875 hint_miss_read=0.000 "
        "hint_miss_rmw=0.000 shared_rmw=0.000 steps=2.000\n")
 
 

@@ -177,6 +177,20 @@ struct line {
 	unsigned long readers[BITS_TO_LONGS(NR_CPUS)];
 };
 static struct line *lines;
+/* the lines of this thread's last 4 accesses: a read of one is an L1 hit */
+static __thread struct line *recent[4];
+static __thread unsigned int nr_recent;
+
+static bool was_recent(struct line *l)
+{
+	unsigned int i;
+	bool hit = false;
+
+	for (i = 0; i < 4; i++)
+		hit |= recent[i] == l;
+	recent[nr_recent++ % 4] = l;
+	return hit;
+}
 
 static struct line *line_of(const volatile void *p)
 {
@@ -202,14 +216,18 @@ void pcpu_shim_access(const volatile void *p, int kind)
 	struct line *l = line_of(p);
 	int me = pcpu_shim_cpu;
 	unsigned int w;
-	bool others = false;
+	bool others = false, recently = was_recent(l);
 
 	if (kind == PCPU_SHIM_HINT_RMW)
 		l->hint = true;
 	if (kind == PCPU_SHIM_READ) {
 		if (l->writer < 0 || l->writer == me ||
 		    (l->readers[BIT_WORD(me)] & BIT_MASK(me))) {
+			int cpu = pcpu_shim_unit_cpu((const void *)p);
+
+			/* another CPU's head, but not one just read */
 			st->clean_read++;
+			st->remote_read += cpu >= 0 && cpu != me && !recently;
 		} else {
 			st->miss_read++;
 			st->hint_miss_read += l->hint;

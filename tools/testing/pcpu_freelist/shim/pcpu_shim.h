@@ -42,6 +42,7 @@ struct pcpu_shim_stats {
 	/* PCPU_SHIM_COUNT only */
 	unsigned long remote_lock;	/* locks in another CPU's percpu unit */
 	unsigned long clean_read;	/* marked reads of lines no other CPU wrote since */
+	unsigned long remote_read;	/* those of them in another CPU's percpu unit */
 	unsigned long miss_read;	/* marked reads of lines another CPU wrote last */
 	unsigned long miss_rmw;		/* RMWs/writes of lines another CPU wrote or read */
 	unsigned long hint_miss_read;	/* the same two, on the hint's lines */
