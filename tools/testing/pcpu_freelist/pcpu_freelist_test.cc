@@ -32,8 +32,8 @@ namespace {
 
 // The heads' locks: raw spinlocks (6.1, 6.12) or rqspinlocks (7.3), whose
 // acquisitions can fail and which have no NMI-only paths.
-void take(raw_spinlock_t *l) { raw_spin_lock(l); }
-void release(raw_spinlock_t *l) { raw_spin_unlock(l); }
+[[maybe_unused]] void take(raw_spinlock_t *l) { raw_spin_lock(l); }
+[[maybe_unused]] void release(raw_spinlock_t *l) { raw_spin_unlock(l); }
 #ifdef PCPU_SHIM_RQSPINLOCK_H
 constexpr bool kRqspinlock = true;
 void take(rqspinlock_t *l)
