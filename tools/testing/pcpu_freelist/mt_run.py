@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Run pcpu_freelist_mt for several versions of percpu_freelist.c, interleaved.
 
-usage: mt_run.py [--reps N] [--ms MS] [--cases 'W:P[:N] ...'] [--json F] NAME=BINARY...
+usage: mt_run.py [--reps N] [--ms MS] [--threads N] [--cases 'SCENARIO:POSSIBLE ...']
+                 [--json F] NAME=BINARY...
 
 The first NAME is the reference (normally base). Each repetition runs every
 case once per version, in an order that rotates from one repetition to the
 next, so that drift on a busy machine hits every version alike. Prints, per
 case and version, the median ns per op, the range over the repetitions, and
-the ratio of the medians to the reference.
+the ratio of the medians to the reference. A storm case has two rows: the
+stormer's pops and the churners' cycles.
 """
 import argparse
 import json
@@ -17,31 +19,39 @@ import subprocess
 import sys
 import time
 
-DEFAULT_CASES = ("own-full:64 own-flip:64 two-lists:2 handoff:64:1 handoff:64:8 "
-                 "handoff:2:8 exhausted:1 exhausted:2 exhausted:8 exhausted:64 "
-                 "exhausted:256 exhausted:1024")
+DEFAULT_CASES = ("own:64 ownflip:64 exhausted:2 exhausted:64 exhausted:256 exhausted:1024 "
+                 "handoff:64 storm:0:64 storm:20:64 storm:100:64")
 
 
 def parse_case(text):
-    parts = text.split(":")
-    if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts[1:]):
-        sys.exit(f"mt_run.py: bad case '{text}' (WORKLOAD:POSSIBLE[:NODES])")
-    return tuple(parts)
+    scenario, sep, possible = text.rpartition(":")
+    if not sep or not scenario or not possible.isdigit():
+        sys.exit(f"mt_run.py: bad case '{text}' (SCENARIO:POSSIBLE)")
+    return (scenario, possible)
 
 
-def run(binary, case, ms):
-    args = [binary, "-t", str(ms), *case]
+def rows(case):
+    """The rows a case prints: (row name, output field)."""
+    name = ":".join(case)
+    if case[0].startswith("storm:"):
+        return [(name + " stormer", "ns_stormer"), (name + " churner", "ns_churner")]
+    return [(name, "ns")]
+
+
+def run(binary, case, ms, threads):
+    args = [binary, "-t", str(ms), *threads, *case]
     p = subprocess.run(args, capture_output=True, text=True, timeout=60)
     if p.returncode:
         sys.exit(f"mt_run.py: {' '.join(args)}: {p.stderr.strip() or p.returncode}")
     fields = dict(f.split("=") for f in p.stdout.split())
-    return float(fields["ns"]), fields["rt"] == "1"
+    return {field: float(fields[field]) for _, field in rows(case)}, fields["rt"] == "1"
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--ms", type=int, default=200)
+    ap.add_argument("--threads", type=int, help="threads (default: one per online CPU)")
     ap.add_argument("--cases", default=DEFAULT_CASES)
     ap.add_argument("--json")
     ap.add_argument("versions", nargs="+", metavar="NAME=BINARY")
@@ -56,15 +66,17 @@ def main():
         versions.append((name, binary))
     cases = [parse_case(c) for c in a.cases.split()]
 
-    ns = {(c, n): [] for c in cases for n, _ in versions}
+    threads = ["--threads", str(a.threads)] if a.threads else []
+    ns = {(r, n): [] for c in cases for r, _ in rows(c) for n, _ in versions}
     rt = True
     for rep in range(a.reps):
         print(f"repetition {rep + 1}/{a.reps}", file=sys.stderr, flush=True)
         for c in cases:
             k = rep % len(versions)
             for name, binary in versions[k:] + versions[:k]:
-                value, got_rt = run(binary, c, a.ms)
-                ns[(c, name)].append(value)
+                values, got_rt = run(binary, c, a.ms, threads)
+                for r, field in rows(c):
+                    ns[(r, name)].append(values[field])
                 # Stay well within the kernel's real-time budget (95% of
                 # each second): a throttled worker would stall mid-run.
                 time.sleep(a.ms / 1000 / 2)
@@ -75,9 +87,9 @@ def main():
     ref = versions[0][0]
     print(f"ns per op, median of {a.reps} interleaved repetitions of {a.ms} ms "
           f"[min-max]; x = median / median of {ref}")
-    print(f"{'case (workload:possible:nodes)':32}" +
-          "".join(f"{n:>28}" for n, _ in versions))
-    for c in cases:
+    print(f"{'case (scenario:possible)':32}" +
+          "".join(f"{n:>30}" for n, _ in versions))
+    for c in [r for c in cases for r, _ in rows(c)]:
         base = statistics.median(ns[(c, ref)])
         cells = []
         for name, _ in versions:
@@ -87,12 +99,12 @@ def main():
             if name != ref:
                 cell += f" x{med / base:.2f}"
             cells.append(cell)
-        print(f"{':'.join(c):32}" + "".join(f"{x:>28}" for x in cells))
+        print(f"{c:32}" + "".join(f"{x:>30}" for x in cells))
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"reps": a.reps, "ms": a.ms, "rt": rt,
                        "versions": [n for n, _ in versions],
-                       "ns": {f"{':'.join(c)}/{n}": v for (c, n), v in ns.items()}},
+                       "ns": {f"{c}/{n}": v for (c, n), v in ns.items()}},
                       f, indent=1)
 
 

@@ -1,16 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// Multi-threaded benchmark for kernel/bpf/percpu_freelist.c: one thread per
-// online CPU, pinned, each playing the kernel CPU of its index.  Unlike the
-// single-threaded Google Benchmark, this sees what the caches do when CPUs
-// write memory that other CPUs read or write.  One version of the kernel
-// file per binary; mt_run.py runs the versions interleaved and compares.
+// Multi-threaded driver for kernel/bpf/percpu_freelist.c: one pinned thread
+// per online CPU (--threads N: the first N), each playing the kernel CPU of
+// its index. One version of the kernel file per binary; mt_run.py runs the
+// versions interleaved and compares.
 //
-//   pcpu_freelist_mt [-t MILLISECONDS] WORKLOAD POSSIBLE_CPUS [NODES]
+//   pcpu_freelist_mt [-t MS] [--threads N] SCENARIO POSSIBLE_CPUS
+//   pcpu_freelist_mt calibrate            per-event costs for the model
 //
-// Prints one line: "ns=<ns per op> ops=<ops> threads=<n> rt=<0|1>", where an
-// op is a pop+push pair (own-*, two-lists), a pop (exhausted), or a node
-// taken on one CPU and pushed back on the other (handoff).
+// Scenarios, named after what CPUs do:
+//   own         each CPU pops and pushes back on its own head (64 nodes)
+//   ownflip     the same with 1 node: the head flips empty/non-empty
+//   exhausted   P nodes populated and drained, then every CPU pops in vain
+//   handoff     CPU 0 frees 8 nodes in flight, CPU 1 takes them (its own
+//               head empty) and hands them back
+//   storm:H     CPU 0 pops in vain (a failing insert into a full map) and
+//               pushes back what it gets; every other CPU cycles one node on
+//               its own head, holding it H pause loops
+//
+// Prints "ns=<ns per op> [ns_stormer=.. ns_churner=..] threads=N rt=0|1":
+// an op is a pop+push pair (own, ownflip, a churner's cycle), a pop
+// (exhausted, the stormer) or a hand-off.
+//
+// Built with PCPU_SHIM_COUNT (pcpu_freelist_sim), the same scenarios run in
+// one thread that plays N CPUs in turn, in virtual time: each step lasts what
+// its counted events cost (--costs), so the interleaving follows the model.
+// It prints the events per op of each role and the modelled ns per op.
 
 #include <pthread.h>
 #include <sched.h>
@@ -19,12 +34,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,27 +46,18 @@
 extern "C" {
 #include "percpu_freelist.h"
 }
+#undef min	/* tools/include's, in the way of std::min and std::max */
+#undef max
 
 namespace {
 
-enum class Workload { OwnFull, OwnFlip, TwoLists, Handoff, Exhausted };
+enum class Sc { Own, OwnFlip, Exhausted, Handoff, Storm };
 
-struct Workloads {
-	const char *name;
-	Workload w;
-	unsigned int nodes;	// default nodes (per CPU, or in flight)
-	const char *doc;
-} const kWorkloads[] = {
-	{ "own-full", Workload::OwnFull, 64,
-	  "each CPU pops and pushes back on its own head, never empty" },
-	{ "own-flip", Workload::OwnFlip, 1,
-	  "the same with 1 node: the head flips empty/non-empty each pair" },
-	{ "two-lists", Workload::TwoLists, 1,
-	  "each CPU flips its own head of its own freelist (two maps)" },
-	{ "handoff", Workload::Handoff, 8,
-	  "CPU 0 pushes, CPU 1 pops (its own head empty) and hands back" },
-	{ "exhausted", Workload::Exhausted, 0,
-	  "every CPU pops from a freelist with no nodes" },
+struct Config {
+	Sc sc;
+	unsigned int hold = 0;	// storm: pause loops a churner holds its node
+	unsigned int possible;
+	unsigned int threads;
 };
 
 [[noreturn]] void die(const std::string &msg)
@@ -61,164 +66,12 @@ struct Workloads {
 	exit(2);
 }
 
-double now_ns()
+[[maybe_unused]] double now_ns()
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-// A node on a cache line of its own, as a map element of 64 bytes or more
-// would be: two CPUs' nodes never share a line.
-struct alignas(64) Node {
-	struct pcpu_freelist_node n;
-};
-
-// A freelist and its nodes, allocated as the kernel allocates a map's: the
-// struct pcpu_freelist inside a larger kmalloc'ed object (struct bpf_htab).
-struct List {
-	explicit List(unsigned int nodes) : nodes(nodes)
-	{
-		map = (struct pcpu_freelist *)kzalloc(512, GFP_KERNEL);
-		if (!map || pcpu_freelist_init(map))
-			die("pcpu_freelist_init failed");
-	}
-	~List()
-	{
-		pcpu_freelist_destroy(map);
-		kfree(map);
-	}
-	struct pcpu_freelist *map;
-	std::vector<Node> nodes;
-};
-
-struct Run {
-	Workload w;
-	unsigned int nthreads;
-	double deadline = 0;
-	std::atomic<unsigned int> ready{0};
-	std::atomic<bool> go{false};
-	std::vector<unsigned long> ops;
-	std::vector<double> elapsed;
-	std::vector<int> cpus;
-	List *lists[2] = {};
-	// handoff: CPU 1 hands nodes back to CPU 0 through this ring
-	static constexpr unsigned int kRing = 1024;
-	struct pcpu_freelist_node *ring[kRing] = {};
-	alignas(64) std::atomic<unsigned long> ring_head{0};
-	alignas(64) std::atomic<unsigned long> ring_tail{0};
-	bool rt = false;
-};
-
-void must_pop_push(struct pcpu_freelist *fl)
-{
-	struct pcpu_freelist_node *n = pcpu_freelist_pop(fl);
-
-	if (!n)
-		die("pop on a CPU's own non-empty head returned NULL");
-	pcpu_freelist_push(fl, n);
-}
-
-// The loop of thread t; checks the clock every 256 operations.
-unsigned long work(Run &r, unsigned int t)
-{
-	struct pcpu_freelist *fl = r.lists[r.w == Workload::TwoLists ? t : 0]->map;
-	unsigned long ops = 0;
-	double end = r.deadline;
-
-	for (;;) {
-		for (int i = 0; i < 256; i++) {
-			switch (r.w) {
-			case Workload::OwnFull:
-			case Workload::OwnFlip:
-			case Workload::TwoLists:
-				must_pop_push(fl);
-				ops++;
-				break;
-			case Workload::Exhausted:
-				if (pcpu_freelist_pop(fl))
-					die("pop on an empty freelist returned a node");
-				ops++;
-				break;
-			case Workload::Handoff:
-				if (t == 1) {
-					struct pcpu_freelist_node *n = pcpu_freelist_pop(fl);
-
-					if (n) {
-						unsigned long h = r.ring_head.load(std::memory_order_relaxed);
-
-						r.ring[h % Run::kRing] = n;
-						r.ring_head.store(h + 1, std::memory_order_release);
-						ops++;
-					}
-				} else {
-					unsigned long tl = r.ring_tail.load(std::memory_order_relaxed);
-
-					if (tl != r.ring_head.load(std::memory_order_acquire)) {
-						pcpu_freelist_push(fl, r.ring[tl % Run::kRing]);
-						r.ring_tail.store(tl + 1, std::memory_order_release);
-					}
-				}
-				break;
-			}
-		}
-		if (now_ns() >= end)
-			return ops;
-	}
-}
-
-void thread_main(Run &r, unsigned int t)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(r.cpus[t], &set);
-	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
-		die("cannot pin a thread to CPU " + std::to_string(r.cpus[t]));
-	if (r.rt) {
-		struct sched_param sp = {};
-
-		sp.sched_priority = 1;
-		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-	}
-	pcpu_shim_cpu = t;
-	pcpu_shim_in_nmi = 0;
-	// Set up on the CPU that owns the nodes, as a kernel CPU would.
-	if (r.w == Workload::OwnFull || r.w == Workload::OwnFlip ||
-	    r.w == Workload::TwoLists || (r.w == Workload::Handoff && t == 0)) {
-		List *l = r.lists[r.w == Workload::TwoLists ? t : 0];
-		size_t begin = 0, end = l->nodes.size();
-
-		if (r.w == Workload::OwnFull || r.w == Workload::OwnFlip) {
-			begin = end / r.nthreads * t;
-			end = begin + end / r.nthreads;
-		}
-		for (size_t i = begin; i < end; i++)
-			pcpu_freelist_push(l->map, &l->nodes[i].n);
-	}
-	r.ready++;
-	while (!r.go.load(std::memory_order_acquire))
-		;
-	double start = now_ns();
-
-	r.ops[t] = work(r, t);
-	r.elapsed[t] = now_ns() - start;
-}
-
-// Can this process make its threads SCHED_FIFO?
-bool rt_available()
-{
-	struct sched_param sp = {};
-	int policy;
-
-	sp.sched_priority = 1;
-	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
-		return false;
-	pthread_getschedparam(pthread_self(), &policy, &sp);
-	sp.sched_priority = 0;
-	pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
-	return policy == SCHED_FIFO;
 }
 
 unsigned long parse(const char *s, const char *what, unsigned long lo,
@@ -235,13 +88,555 @@ unsigned long parse(const char *s, const char *what, unsigned long lo,
 	return v;
 }
 
+Sc parse_scenario(const std::string &s, unsigned int *hold)
+{
+	if (s == "own")
+		return Sc::Own;
+	if (s == "ownflip")
+		return Sc::OwnFlip;
+	if (s == "exhausted")
+		return Sc::Exhausted;
+	if (s == "handoff")
+		return Sc::Handoff;
+	if (s.rfind("storm:", 0) == 0) {
+		*hold = parse(s.c_str() + 6, "hold", 0, 1000000);
+		return Sc::Storm;
+	}
+	die("unknown scenario '" + s + "' (own, ownflip, exhausted, handoff, storm:H)");
+}
+
+// A node on a cache line of its own, as a map element of 64 bytes or more.
+struct alignas(64) Node {
+	struct pcpu_freelist_node n;
+};
+
+// The freelist inside a larger kmalloc'ed object, as in struct bpf_htab.
+struct List {
+	explicit List(size_t n) : nodes(n)
+	{
+		map = (struct pcpu_freelist *)kzalloc(512, GFP_KERNEL);
+		if (!map || pcpu_freelist_init(map))
+			die("pcpu_freelist_init failed");
+	}
+	~List()
+	{
+		pcpu_freelist_destroy(map);
+		kfree(map);
+	}
+	struct pcpu_freelist *map;
+	std::vector<Node> nodes;
+};
+
+void pause_loops(unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		cpu_relax();
+}
+
+// Nodes per scenario, and who owns which at the start.
+size_t nodes_of(const Config &c)
+{
+	switch (c.sc) {
+	case Sc::Own:
+		return 64 * c.threads;
+	case Sc::OwnFlip:
+		return c.threads;
+	case Sc::Exhausted:
+		return c.possible;
+	case Sc::Handoff:
+		return 8;
+	case Sc::Storm:
+		return c.threads - 1;
+	}
+	return 0;
+}
+
+// Setup on CPU t, as a kernel CPU would free its elements.
+void setup_cpu(const Config &c, List &l, unsigned int t)
+{
+	size_t per = 0, first = 0;
+
+	switch (c.sc) {
+	case Sc::Own:
+		per = 64, first = 64 * t;
+		break;
+	case Sc::OwnFlip:
+		per = 1, first = t;
+		break;
+	case Sc::Handoff:
+		per = t == 0 ? 8 : 0;
+		break;
+	case Sc::Storm:
+		per = t ? 1 : 0, first = t ? t - 1 : 0;
+		break;
+	case Sc::Exhausted:
+		break;
+	}
+	for (size_t i = first; i < first + per; i++)
+		pcpu_freelist_push(l.map, &l.nodes[i].n);
+}
+
+// The hand-off ring: CPU 1 hands nodes back to CPU 0.
+struct Ring {
+	static constexpr unsigned int kSize = 64;
+	struct pcpu_freelist_node *slot[kSize] = {};
+	alignas(64) std::atomic<unsigned long> head{0};
+	alignas(64) std::atomic<unsigned long> tail{0};
+};
+
+// One step of CPU t; returns the ops it completed (0 or 1). Natively a
+// churner's cycle is pop, hold (spun), push; in the simulation one step
+// pushes the held node and pops at once, and the hold is virtual time.
+struct Cpu {
+	struct pcpu_freelist_node *held = nullptr;
+	bool popped = false;	// storm churner: between pop and push
+};
+
+unsigned int step(const Config &c, List &l, Ring &ring, Cpu &cpu,
+		  unsigned int t, bool native)
+{
+	struct pcpu_freelist *fl = l.map;
+	struct pcpu_freelist_node *n;
+	unsigned int done;
+
+	switch (c.sc) {
+	case Sc::Own:
+	case Sc::OwnFlip:
+		n = pcpu_freelist_pop(fl);
+		if (!n)
+			die("pop on a CPU's own non-empty head returned NULL");
+		pcpu_freelist_push(fl, n);
+		return 1;
+	case Sc::Exhausted:
+		if (pcpu_freelist_pop(fl))
+			die("pop on an exhausted freelist returned a node");
+		return 1;
+	case Sc::Handoff:
+		if (t == 1) {
+			n = pcpu_freelist_pop(fl);
+			if (!n)
+				return 0;
+			unsigned long h = ring.head.load(std::memory_order_relaxed);
+
+			ring.slot[h % Ring::kSize] = n;
+			ring.head.store(h + 1, std::memory_order_release);
+			return 1;
+		}
+		{
+			unsigned long tl = ring.tail.load(std::memory_order_relaxed);
+
+			if (tl == ring.head.load(std::memory_order_acquire))
+				return 0;
+			pcpu_freelist_push(fl, ring.slot[tl % Ring::kSize]);
+			ring.tail.store(tl + 1, std::memory_order_release);
+		}
+		return 0;
+	case Sc::Storm:
+		if (t == 0) {
+			n = pcpu_freelist_pop(fl);
+			if (n)
+				pcpu_freelist_push(fl, n);
+			return 1;
+		}
+		if (!native) {
+			// a step: free the held node and take one at once (the
+			// delete and re-insert of a key); the hold is the step's
+			// virtual time
+			if (cpu.popped && cpu.held)
+				pcpu_freelist_push(fl, cpu.held);
+			cpu.held = pcpu_freelist_pop(fl);
+			done = cpu.popped;
+			cpu.popped = true;
+			return done;
+		}
+		if (!cpu.popped) {
+			cpu.held = pcpu_freelist_pop(fl);
+			cpu.popped = true;
+			pause_loops(c.hold);
+		}
+		if (cpu.held)
+			pcpu_freelist_push(fl, cpu.held);
+		cpu.held = nullptr;
+		cpu.popped = false;
+		return 1;
+	}
+	return 0;
+}
+
+#ifndef PCPU_SHIM_COUNT
+
+struct Run {
+	Config c;
+	std::vector<int> cpus;
+	List *list = nullptr;
+	Ring ring;
+	std::atomic<unsigned int> ready{0};
+	std::atomic<bool> go{false};
+	std::atomic<bool> drained{false};
+	double deadline = 0;
+	std::vector<unsigned long> ops;
+	std::vector<double> elapsed;
+	bool rt = false;
+};
+
+void thread_main(Run &r, unsigned int t)
+{
+	cpu_set_t set;
+	Cpu cpu;
+
+	CPU_ZERO(&set);
+	CPU_SET(r.cpus[t], &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+		die("cannot pin a thread to CPU " + std::to_string(r.cpus[t]));
+	if (r.rt) {
+		struct sched_param sp = {};
+
+		sp.sched_priority = 1;
+		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	}
+	pcpu_shim_cpu = t;
+	pcpu_shim_in_nmi = 0;
+	setup_cpu(r.c, *r.list, t);
+	r.ready++;
+	// exhausted: CPU 0 drains what populate spread over every head
+	if (r.c.sc == Sc::Exhausted && t == 0) {
+		while (r.ready.load() < r.c.threads)
+			;
+		while (pcpu_freelist_pop(r.list->map))
+			;
+		r.drained = true;
+	}
+	while (!r.go.load(std::memory_order_acquire))
+		;
+	double start = now_ns(), end = r.deadline;
+	unsigned long ops = 0;
+
+	for (;;) {
+		for (int i = 0; i < 64; i++)
+			ops += step(r.c, *r.list, r.ring, cpu, t, true);
+		if (now_ns() >= end)
+			break;
+	}
+	r.ops[t] = ops;
+	r.elapsed[t] = now_ns() - start;
+}
+
+bool rt_available()
+{
+	struct sched_param sp = {};
+	int policy;
+
+	sp.sched_priority = 1;
+	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
+		return false;
+	pthread_getschedparam(pthread_self(), &policy, &sp);
+	sp.sched_priority = 0;
+	pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
+	return policy == SCHED_FIFO;
+}
+
+int run_native(Config c, std::vector<int> cpus, unsigned long ms)
+{
+	Run r;
+
+	r.c = c;
+	r.cpus = cpus;
+	pcpu_shim_set_nr_cpus(c.possible);
+	r.rt = rt_available();
+	r.ops.assign(c.threads, 0);
+	r.elapsed.assign(c.threads, 0);
+
+	List list(nodes_of(c));
+
+	r.list = &list;
+	if (c.sc == Sc::Exhausted)
+		pcpu_freelist_populate(list.map, list.nodes.data(), sizeof(Node),
+				       list.nodes.size());
+	if (r.rt) {
+		struct sched_param sp = {};
+
+		sp.sched_priority = 2;
+		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	}
+	std::vector<std::thread> threads;
+
+	for (unsigned int t = 0; t < c.threads; t++)
+		threads.emplace_back(thread_main, std::ref(r), t);
+	while (r.ready.load() < c.threads ||
+	       (c.sc == Sc::Exhausted && !r.drained.load()))
+		std::this_thread::sleep_for(std::chrono::microseconds(100));
+	r.deadline = now_ns() + ms * 1e6;
+	r.go.store(true, std::memory_order_release);
+	// The tick: jiffies at HZ=1000 while the workers run.
+	while (now_ns() < r.deadline) {
+		std::this_thread::sleep_for(std::chrono::milliseconds(1));
+		__atomic_fetch_add(&pcpu_shim_jiffies, 1, __ATOMIC_RELAXED);
+	}
+	for (auto &th : threads)
+		th.join();
+
+	auto ns_of = [&](unsigned int from, unsigned int to) {
+		double ns = 0;
+
+		for (unsigned int t = from; t < to; t++) {
+			if (!r.ops[t])
+				die("CPU " + std::to_string(t) + " completed no operation");
+			ns += r.elapsed[t] / r.ops[t] / (to - from);
+		}
+		return ns;
+	};
+	if (c.sc == Sc::Handoff)
+		printf("ns=%.2f", ns_of(1, 2));
+	else
+		printf("ns=%.2f", ns_of(0, c.threads));
+	if (c.sc == Sc::Storm)
+		printf(" ns_stormer=%.2f ns_churner=%.2f", ns_of(0, 1),
+		       ns_of(1, c.threads));
+	printf(" threads=%u rt=%d\n", c.threads, r.rt);
+	return 0;
+}
+
+// Per-event costs, measured here, for the model (mt_model.py).
+double ping_pong(bool rmw)
+{
+	alignas(64) static std::atomic<long> line{0};
+	const long rounds = 200000;
+	double t0 = 0, t1 = 0;
+	auto pin = [](int cpu) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	};
+	line = 0;
+	std::thread other([&] {
+		pin(1);
+		for (long i = 1; i < 2 * rounds; i += 2) {
+			while (line.load(std::memory_order_acquire) != i)
+				;
+			if (rmw)
+				line.fetch_add(1);
+			else
+				line.store(i + 1, std::memory_order_release);
+		}
+	});
+	pin(0);
+	t0 = now_ns();
+	for (long i = 0; i < 2 * rounds; i += 2) {
+		while (line.load(std::memory_order_acquire) != i)
+			;
+		if (rmw)
+			line.fetch_add(1);
+		else
+			line.store(i + 1, std::memory_order_release);
+	}
+	t1 = now_ns();
+	other.join();
+	// a round is two transfers, each a miss and a write (RMW)
+	return (t1 - t0) / rounds / 2;
+}
+
+int calibrate()
+{
+	const int n = 2000000;
+	double t;
+
+	pcpu_shim_set_nr_cpus(64);
+	List l(64);
+
+	// an uncontended lock and unlock of a head, and a pop+push on the own head
+	static raw_spinlock_t lock_word;
+	raw_spinlock_t *lock = &lock_word;
+
+	t = now_ns();
+	for (int i = 0; i < n; i++) {
+		raw_spin_lock(lock);
+		raw_spin_unlock(lock);
+	}
+	double c_lock = (now_ns() - t) / n;
+
+	pcpu_freelist_push(l.map, &l.nodes[0].n);
+	t = now_ns();
+	for (int i = 0; i < n; i++)
+		pcpu_freelist_push(l.map, pcpu_freelist_pop(l.map));
+	double c_pair = (now_ns() - t) / n;
+
+	// a read of a line nobody else wrote, one per page (64 heads, per-CPU)
+	std::vector<char> pages(1024 * 4096);
+	volatile char sink = 0;
+
+	t = now_ns();
+	for (int i = 0; i < n / 64; i++)
+		for (int p = 0; p < 1024; p += 16)
+			sink = sink + pages[p * 4096];
+	double c_clean = (now_ns() - t) / n;
+
+	t = now_ns();
+	for (int i = 0; i < n; i++)
+		cpu_relax();
+	double c_pause = (now_ns() - t) / n;
+
+	double c_miss = ping_pong(false);
+	double c_miss_rmw = ping_pong(true);
+
+	printf("c_lock=%.2f c_pair=%.2f c_clean=%.2f c_pause=%.2f "
+	       "c_miss_read=%.2f c_miss_rmw=%.2f\n",
+	       c_lock, c_pair, c_clean, c_pause, c_miss, c_miss_rmw);
+	return 0;
+}
+
+#else // PCPU_SHIM_COUNT: the simulation
+
+struct Costs {
+	double lock = 0, pair = 0, clean = 0, pause = 0, miss_read = 0,
+	       miss_rmw = 0;
+};
+
+double cost_of(const Costs &k, const struct pcpu_shim_stats &d)
+{
+	return d.lock_acquired * k.lock + d.remote_read * k.clean +
+	       d.miss_read * k.miss_read + d.miss_rmw * k.miss_rmw;
+}
+
+struct pcpu_shim_stats diff(const struct pcpu_shim_stats &a,
+			    const struct pcpu_shim_stats &b)
+{
+	struct pcpu_shim_stats d;
+
+	d.lock_acquired = a.lock_acquired - b.lock_acquired;
+	d.trylock_failed = a.trylock_failed - b.trylock_failed;
+	d.shared_rmw = a.shared_rmw - b.shared_rmw;
+	d.remote_lock = a.remote_lock - b.remote_lock;
+	d.clean_read = a.clean_read - b.clean_read;
+	d.remote_read = a.remote_read - b.remote_read;
+	d.miss_read = a.miss_read - b.miss_read;
+	d.miss_rmw = a.miss_rmw - b.miss_rmw;
+	d.hint_miss_read = a.hint_miss_read - b.hint_miss_read;
+	d.hint_miss_rmw = a.hint_miss_rmw - b.hint_miss_rmw;
+	return d;
+}
+
+void add(struct pcpu_shim_stats &a, const struct pcpu_shim_stats &d)
+{
+	a.lock_acquired += d.lock_acquired;
+	a.trylock_failed += d.trylock_failed;
+	a.shared_rmw += d.shared_rmw;
+	a.remote_lock += d.remote_lock;
+	a.clean_read += d.clean_read;
+	a.remote_read += d.remote_read;
+	a.miss_read += d.miss_read;
+	a.miss_rmw += d.miss_rmw;
+	a.hint_miss_read += d.hint_miss_read;
+	a.hint_miss_rmw += d.hint_miss_rmw;
+}
+
+// Runs the scenario with c.threads virtual CPUs for @vms virtual ms after
+// a warm-up of @warm_ms, jiffies every @jiffy_us virtual microseconds.
+int run_sim(Config c, const Costs &k, double warm_ms, double vms,
+	    double jiffy_us)
+{
+	pcpu_shim_set_nr_cpus(c.possible);
+	List list(nodes_of(c));
+	Ring ring;
+	std::vector<Cpu> cpus(c.threads);
+	std::vector<double> clock(c.threads, 0);
+	// per role (0: CPU 0 / stormer / handoff consumer side, 1: the others)
+	struct pcpu_shim_stats sum[2] = {};
+	unsigned long ops[2] = {}, steps[2] = {};
+	double busy[2] = {}, fixed[2] = {};
+
+	if (c.sc == Sc::Exhausted)
+		pcpu_freelist_populate(list.map, list.nodes.data(), sizeof(Node),
+				       list.nodes.size());
+	for (unsigned int t = 0; t < c.threads; t++) {
+		pcpu_shim_cpu = t;
+		setup_cpu(c, list, t);
+	}
+	if (c.sc == Sc::Exhausted) {
+		pcpu_shim_cpu = 0;
+		while (pcpu_freelist_pop(list.map))
+			;
+		// the heads stay idle for a few jiffies: pops in vain meanwhile
+		for (pcpu_shim_jiffies = 0; pcpu_shim_jiffies < 4; pcpu_shim_jiffies++)
+			for (unsigned int t = 0; t < c.threads; t++) {
+				pcpu_shim_cpu = t;
+				pcpu_freelist_pop(list.map);
+			}
+	}
+	// An own pop+push pair costs k.pair natively: 2 locks and a read of
+	// the own head are in it already.
+	const double pair_fixed = std::max(0.0, k.pair - 2 * k.lock);
+	const unsigned long jiffy0 = pcpu_shim_jiffies;
+	for (;;) {
+		unsigned int t = std::min_element(clock.begin(), clock.end()) -
+				 clock.begin();
+		double now = clock[t];
+
+		if (now > (warm_ms + vms) * 1e6)
+			break;
+		pcpu_shim_jiffies = jiffy0 + (unsigned long)(now / (jiffy_us * 1e3));
+		pcpu_shim_cpu = t;
+		struct pcpu_shim_stats before = pcpu_shim_stats;
+		unsigned int done = step(c, list, ring, cpus[t], t, false);
+		struct pcpu_shim_stats d = diff(pcpu_shim_stats, before);
+		// a step: the fixed cost of a pop+push pair (half of it for a
+		// churner's pop or push step), the events, and a churner's hold
+		double dt = pair_fixed + cost_of(k, d);
+
+		if (c.sc == Sc::Storm && t > 0)
+			dt += c.hold * k.pause;
+		if (c.sc == Sc::Handoff && !done && d.lock_acquired == 0)
+			dt = std::max(dt, 5.0);	// polling an empty ring
+		clock[t] += dt;
+		if (now < warm_ms * 1e6)
+			continue;
+		unsigned int role = t == 0 ? 0 : 1;
+
+		if (c.sc == Sc::Handoff)
+			role = t == 1 ? 0 : 1;
+		add(sum[role], d);
+		ops[role] += done;
+		steps[role]++;
+		busy[role] += dt;
+		fixed[role] += dt - cost_of(k, d);
+	}
+	const char *names[2] = { "cpu0", "others" };
+
+	if (c.sc == Sc::Storm)
+		names[0] = "stormer", names[1] = "churner";
+	if (c.sc == Sc::Handoff)
+		names[0] = "consumer", names[1] = "producer";
+	for (int role = 0; role < 2; role++) {
+		double o = ops[role];
+
+		if (!o)
+			continue;
+		printf("role=%s ops=%lu ns=%.2f fixed=%.3f lock=%.3f remote_lock=%.3f "
+		       "clean_read=%.3f remote_read=%.3f miss_read=%.3f miss_rmw=%.3f "
+		       "hint_miss_read=%.3f hint_miss_rmw=%.3f shared_rmw=%.3f "
+		       "steps=%.3f\n",
+		       names[role], ops[role], busy[role] / o, fixed[role] / o,
+		       sum[role].lock_acquired / o, sum[role].remote_lock / o,
+		       sum[role].clean_read / o, sum[role].remote_read / o,
+		       sum[role].miss_read / o,
+		       sum[role].miss_rmw / o, sum[role].hint_miss_read / o,
+		       sum[role].hint_miss_rmw / o, sum[role].shared_rmw / o,
+		       steps[role] / o);
+	}
+	return 0;
+}
+
+#endif
+
 void usage(FILE *f)
 {
-	fprintf(f, "usage: pcpu_freelist_mt [-t MILLISECONDS] WORKLOAD POSSIBLE_CPUS [NODES]\n"
-		   "  -t  how long the threads run (default 200)\n");
-	for (const auto &w : kWorkloads)
-		fprintf(f, "  %-10s %s (default nodes %u)\n", w.name, w.doc,
-			w.nodes);
+	fprintf(f,
+		"usage: pcpu_freelist_mt [-t MS] [--threads N] SCENARIO POSSIBLE_CPUS\n"
+		"       pcpu_freelist_mt calibrate\n"
+		"       pcpu_freelist_sim [--costs LOCK,PAIR,CLEAN,PAUSE,MISS_READ,MISS_RMW]\n"
+		"                         [--warm MS] [--vms MS] [--jiffy-us US] --threads N SCENARIO POSSIBLE_CPUS\n"
+		"scenarios: own ownflip exhausted handoff storm:H\n");
 }
 
 } // namespace
@@ -249,114 +644,85 @@ void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	unsigned long ms = 200;
-	int opt;
+	unsigned int threads = 0;
+	std::vector<std::string> args;
+	std::string costs = "5,10,2,3,50,60";
+	double vms = 0.4, warm_ms = 0.08, jiffy_us = 1000;
 
-	while ((opt = getopt(argc, argv, "t:h")) != -1) {
-		switch (opt) {
-		case 't':
-			ms = parse(optarg, "milliseconds", 1, 10000);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
+	for (int i = 1; i < argc; i++) {
+		std::string a = argv[i];
+		auto val = [&]() {
+			if (i + 1 >= argc)
+				die("missing value of " + a);
+			return argv[++i];
+		};
+		if (a == "-t")
+			ms = parse(val(), "milliseconds", 1, 10000);
+		else if (a == "--threads")
+			threads = parse(val(), "thread count", 1, NR_CPUS);
+		else if (a == "--costs")
+			costs = val();
+		else if (a == "--vms")
+			vms = atof(val());
+		else if (a == "--warm")
+			warm_ms = atof(val());
+		else if (a == "--jiffy-us")
+			jiffy_us = atof(val());
+		else if (a == "-h" || a == "--help")
+			return usage(stdout), 0;
+		else
+			args.push_back(a);
 	}
-	argc -= optind - 1;
-	argv += optind - 1;
-	if (argc < 3 || argc > 4) {
-		usage(stderr);
-		return 2;
-	}
-	const Workloads *wl = nullptr;
+#ifndef PCPU_SHIM_COUNT
+	if (args.size() == 1 && args[0] == "calibrate")
+		return calibrate();
+#endif
+	if (args.size() != 2)
+		return usage(stderr), 2;
 
-	for (const auto &w : kWorkloads)
-		if (!strcmp(argv[1], w.name))
-			wl = &w;
-	if (!wl)
-		die(std::string("unknown workload '") + argv[1] + "' (-h lists them)");
+	Config c;
 
-	Run r;
+	c.sc = parse_scenario(args[0], &c.hold);
+	c.possible = parse(args[1].c_str(), "possible CPU count", 1, NR_CPUS);
+#ifdef PCPU_SHIM_COUNT
+	(void)ms;
+	if (!threads)
+		die("--threads N: the simulated CPUs");
+	c.threads = threads;
+	if (c.sc == Sc::Handoff)
+		c.threads = 2;
+	if (c.possible < c.threads)
+		die("needs at least as many possible CPUs as threads");
+	Costs k;
+
+	if (sscanf(costs.c_str(), "%lf,%lf,%lf,%lf,%lf,%lf", &k.lock, &k.pair,
+		   &k.clean, &k.pause, &k.miss_read, &k.miss_rmw) != 6)
+		die("bad --costs '" + costs + "'");
+	return run_sim(c, k, warm_ms, vms, jiffy_us);
+#else
+	(void)vms, (void)warm_ms, (void)jiffy_us;
+	std::vector<int> cpus;
 	cpu_set_t set;
 
 	if (sched_getaffinity(0, sizeof(set), &set))
 		die("sched_getaffinity failed");
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set))
-			r.cpus.push_back(c);
-	r.w = wl->w;
-	r.nthreads = r.cpus.size();
-	unsigned int possible = parse(argv[2], "possible CPU count", 1, NR_CPUS);
-	unsigned int nodes = argc > 3 ? parse(argv[3], "node count", 1, 1 << 20) :
-					wl->nodes;
-
-	if (r.w == Workload::Exhausted) {
-		nodes = 0;
-		// one thread per possible CPU at most (1 possible: 1 thread)
-		r.nthreads = std::min<unsigned int>(r.nthreads, possible);
-	}
-	if (r.w == Workload::Handoff || r.w == Workload::TwoLists)
-		r.nthreads = 2;
-	if (r.w == Workload::Handoff && nodes > Run::kRing)
-		die("handoff takes at most " + std::to_string(Run::kRing) + " nodes");
-	if (r.cpus.size() < 2)
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			cpus.push_back(cpu);
+	if (!threads)
+		threads = cpus.size();
+	if (threads > cpus.size())
+		die("--threads " + std::to_string(threads) + ": only " +
+		    std::to_string(cpus.size()) + " online CPUs");
+	if (c.sc == Sc::Handoff)
+		threads = 2;
+	if (threads < 2)
 		die("needs at least 2 online CPUs");
-	if (possible < r.nthreads)
+	if (c.possible < threads)
 		die("needs at least as many possible CPUs as threads (" +
-		    std::to_string(r.nthreads) + ")");
-	pcpu_shim_set_nr_cpus(possible);
-	r.rt = rt_available();
-	r.ops.assign(r.nthreads, 0);
-	r.elapsed.assign(r.nthreads, 0);
-	// own-*: NODES per CPU; handoff: NODES in flight; two-lists: one list each.
-	unsigned int total = r.w == Workload::OwnFull || r.w == Workload::OwnFlip ?
-				     nodes * r.nthreads : nodes;
-	List a(total);
-	std::unique_ptr<List> b;
-
-	r.lists[0] = &a;
-	if (r.w == Workload::TwoLists) {
-		// Back to back, as two maps created one after the other.
-		b.reset(new List(nodes));
-		r.lists[1] = b.get();
-	}
-	if (r.rt) {
-		// Above the workers, so that it can start and stop them.
-		struct sched_param sp = {};
-
-		sp.sched_priority = 2;
-		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-	}
-
-	std::vector<std::thread> threads;
-
-	for (unsigned int t = 0; t < r.nthreads; t++)
-		threads.emplace_back(thread_main, std::ref(r), t);
-	while (r.ready.load() < r.nthreads)
-		std::this_thread::sleep_for(std::chrono::microseconds(100));
-	r.deadline = now_ns() + ms * 1e6;
-	r.go.store(true, std::memory_order_release);
-	for (auto &th : threads)
-		th.join();
-
-	// handoff: the consumer's ops over the elapsed time; otherwise the mean
-	// over threads of each thread's time per op.
-	double ns = 0;
-	unsigned long ops = 0;
-
-	if (r.w == Workload::Handoff) {
-		ops = r.ops[1];
-		ns = ops ? r.elapsed[1] / ops : 0;
-	} else {
-		for (unsigned int t = 0; t < r.nthreads; t++) {
-			ops += r.ops[t];
-			ns += r.elapsed[t] / r.ops[t] / r.nthreads;
-		}
-	}
-	if (!ops)
-		die("no operation completed");
-	printf("ns=%.2f ops=%lu threads=%u rt=%d\n", ns, ops, r.nthreads, r.rt);
-	return 0;
+		    std::to_string(threads) + ")");
+	c.threads = threads;
+	cpus.resize(threads);
+	return run_native(c, cpus, ms);
+#endif
 }

@@ -25,8 +25,56 @@
 extern "C" {
 #include "percpu_freelist.h"
 }
+#undef min	/* tools/include's, in the way of std::min and std::max */
+#undef max
 
 namespace {
+
+// The heads' locks: raw spinlocks (6.1, 6.12) or rqspinlocks (7.3), whose
+// acquisitions can fail and which have no NMI-only paths.
+[[maybe_unused]] void take(raw_spinlock_t *l) { raw_spin_lock(l); }
+[[maybe_unused]] void release(raw_spinlock_t *l) { raw_spin_unlock(l); }
+#ifdef PCPU_SHIM_RQSPINLOCK_H
+constexpr bool kRqspinlock = true;
+void take(rqspinlock_t *l)
+{
+	while (raw_res_spin_lock(l))
+		;
+}
+void release(rqspinlock_t *l) { raw_res_spin_unlock(l); }
+#else
+constexpr bool kRqspinlock = false;
+#endif
+// rqspinlock failure injection: a thread can make every per-CPU head's lock
+// fail (its push then lands in the extralist), and any thread fails one
+// acquisition in kFailRate while inject_rate is on.
+const void *extra_lock_of_test;
+thread_local bool fail_heads;
+std::atomic<unsigned int> fail_rate{0};
+[[maybe_unused]] thread_local unsigned long fail_x = 88172645463325252ul;
+#ifdef PCPU_SHIM_RQSPINLOCK_H
+int inject(rqspinlock_t *l)
+{
+	unsigned int r = fail_rate.load(std::memory_order_relaxed);
+
+	if (fail_heads && l != extra_lock_of_test)
+		return -EDEADLK;
+	if (!r)
+		return 0;
+	fail_x ^= fail_x << 13;
+	fail_x ^= fail_x >> 7;
+	fail_x ^= fail_x << 17;
+	return fail_x % r ? 0 : -ETIMEDOUT;
+}
+struct InjectOn {
+	InjectOn() { pcpu_shim_res_lock_fail = inject; }
+} inject_on;
+#endif
+#define SKIP_ON_RQSPINLOCK() \
+	do { \
+		if (kRqspinlock) \
+			GTEST_SKIP() << "NMI-only paths: not in the rqspinlock version"; \
+	} while (0)
 
 struct Elem {
 	struct pcpu_freelist_node node; // first: pcpu_freelist_populate()
@@ -107,24 +155,32 @@ public:
 		pcpu_shim_in_nmi = 0;
 		return e;
 	}
-	raw_spinlock_t *cpu_lock(unsigned int cpu)
+	auto *cpu_lock(unsigned int cpu)
 	{
 		return &per_cpu_ptr(fl_.freelist, cpu)->lock;
 	}
-	raw_spinlock_t *extra_lock() { return &fl_.extralist.lock; }
+	auto *extra_lock() { return &fl_.extralist.lock; }
 	void lock_all_cpus()
 	{
 		for (unsigned int c = 0; c < ncpus_; c++)
-			raw_spin_lock(cpu_lock(c));
+			take(cpu_lock(c));
 	}
 	void unlock_all_cpus()
 	{
 		for (unsigned int c = 0; c < ncpus_; c++)
-			raw_spin_unlock(cpu_lock(c));
+			release(cpu_lock(c));
 	}
-	// NMI push while every per-CPU lock is held: lands in the extralist.
+	// NMI push while every per-CPU lock is held (or, with rqspinlocks,
+	// fails): lands in the extralist.
 	void push_extra(Elem *e)
 	{
+		if (kRqspinlock) {
+			extra_lock_of_test = extra_lock();
+			fail_heads = true;
+			push(0, e);
+			fail_heads = false;
+			return;
+		}
 		lock_all_cpus();
 		push(0, e, true);
 		unlock_all_cpus();
@@ -303,7 +359,7 @@ Freelist *window_fl;
 Elem *window_elem;
 unsigned int window_cpu;
 
-void push_in_window(raw_spinlock_t *)
+void push_in_window(void *)
 {
 	int cpu = pcpu_shim_cpu;
 
@@ -418,6 +474,7 @@ TEST_P(ExhaustedCpuCount, PopTakesNoLocks)
 
 TEST(PcpuFreelist, NmiPushFallsBackToExtralist)
 {
+	SKIP_ON_RQSPINLOCK();
 	for (unsigned int n : { 1u, 4u, 64u }) {
 		Freelist f(n, 3);
 
@@ -442,12 +499,13 @@ TEST(PcpuFreelist, NmiPushFallsBackToExtralist)
 
 TEST(PcpuFreelist, NmiPushWaitsForAFreeLock)
 {
+	SKIP_ON_RQSPINLOCK();
 	const unsigned int n = 4, k = 2;
 	Freelist f(n, 1);
 	std::atomic<int> phase{0};
 
 	f.lock_all_cpus();
-	raw_spin_lock(f.extra_lock());
+	take(f.extra_lock());
 	std::thread t([&] {
 		LockCount lc;
 
@@ -457,17 +515,18 @@ TEST(PcpuFreelist, NmiPushWaitsForAFreeLock)
 	});
 	std::this_thread::sleep_for(std::chrono::milliseconds(20));
 	EXPECT_EQ(phase.load(), 0) << "NMI push returned with all locks held";
-	raw_spin_unlock(f.cpu_lock(k));
+	release(f.cpu_lock(k));
 	t.join();
 	// the only free lock was CPU k's; the others are still held here
 	EXPECT_EQ(f.pop(k, true), f.elem(0));
 	f.unlock_all_cpus(); // k was released by the push already
-	raw_spin_unlock(f.extra_lock());
+	release(f.extra_lock());
 	EXPECT_EQ(f.pop(0), nullptr);
 }
 
 TEST(PcpuFreelist, NmiPopPath)
 {
+	SKIP_ON_RQSPINLOCK();
 	const unsigned int n = 8;
 	Freelist f(n, 4);
 
@@ -477,7 +536,7 @@ TEST(PcpuFreelist, NmiPopPath)
 	EXPECT_EQ(f.pop(3, true), f.elem(1));
 
 	// only CPU 3 has nodes and its lock is held: NULL, without spinning
-	raw_spin_lock(f.cpu_lock(3));
+	take(f.cpu_lock(3));
 	{
 		LockCount lc;
 
@@ -496,14 +555,14 @@ TEST(PcpuFreelist, NmiPopPath)
 		EXPECT_EQ(lc.acquired(), 1u);
 	}
 	// extralist node, extralist lock held as well: still NULL
-	raw_spin_unlock(f.cpu_lock(3));
+	release(f.cpu_lock(3));
 	f.push_extra(f.elem(3));
-	raw_spin_lock(f.cpu_lock(3));
-	raw_spin_lock(f.extra_lock());
+	take(f.cpu_lock(3));
+	take(f.extra_lock());
 	EXPECT_EQ(f.pop(1, true), nullptr);
-	raw_spin_unlock(f.extra_lock());
+	release(f.extra_lock());
 	EXPECT_EQ(f.pop(1, true), f.elem(3));
-	raw_spin_unlock(f.cpu_lock(3));
+	release(f.cpu_lock(3));
 	EXPECT_EQ(f.pop(1, true), f.elem(0));
 	EXPECT_EQ(f.pop(1, true), nullptr);
 }
@@ -617,7 +676,12 @@ TEST_P(Stress, NodeConservation)
 					nerr++;
 				mine.push_back(e);
 			}
-			f.lock_all_cpus();
+			if (kRqspinlock) {
+				extra_lock_of_test = f.extra_lock();
+				fail_heads = true;
+			} else {
+				f.lock_all_cpus();
+			}
 			pcpu_shim_in_nmi = 1;
 			while (!mine.empty()) {
 				Elem *e = mine.back();
@@ -632,18 +696,24 @@ TEST_P(Stress, NodeConservation)
 			pcpu_shim_in_nmi = 0;
 			for (int i = 0; i < 2000; i++)
 				cpu_relax();
-			f.unlock_all_cpus();
+			if (kRqspinlock)
+				fail_heads = false;
+			else
+				f.unlock_all_cpus();
 			for (int i = 0; i < 20000; i++)
 				cpu_relax();
 		}
 		extra_pushes += nextra;
 		errors += nerr;
 	});
+	// rqspinlock: besides, one acquisition in 16 fails, anywhere
+	fail_rate = kRqspinlock ? 16 : 0;
 	go = true;
 	for (auto &th : threads)
 		th.join();
 	stop = true;
 	hog.join();
+	fail_rate = 0;
 
 	EXPECT_EQ(errors.load(), 0u) << "a node was popped twice or lost";
 
@@ -698,4 +768,150 @@ TEST_P(Stress, NodeConservation)
 	       "%lu in list + %lu held\n",
 	       n, nthreads, per_thread * nthreads, nulls.load(),
 	       extra_pushes.load(), in_list, out);
+}
+
+// The hint (a version with one): bit N of pcpu_freelist::nonempty is written
+// only by a thread that holds head N's lock. The shim calls this hook on every
+// atomic bitop; the base does none.
+namespace {
+Freelist *hint_fl;
+unsigned long hint_violations;
+std::string hint_first_violation;
+
+void check_hint_bitop(long nr, const volatile unsigned long *)
+{
+	if (nr >= 0 && nr < (long)hint_fl->ncpus() &&
+	    pcpu_shim_holds(hint_fl->cpu_lock(nr)))
+		return;
+	if (!hint_violations++)
+		hint_first_violation = "cpu " + std::to_string(pcpu_shim_cpu) +
+				       " wrote hint bit " + std::to_string(nr) +
+				       " without holding head " +
+				       std::to_string(nr) + "'s lock";
+}
+
+// On 7.3: this thread's acquisitions of one head's lock fail.
+[[maybe_unused]] const void *failing_lock;
+#ifdef PCPU_SHIM_RQSPINLOCK_H
+int fail_one(rqspinlock_t *l)
+{
+	return l == failing_lock ? -EDEADLK : inject(l);
+}
+#endif
+
+// Push on cpu k while k's own head cannot be taken: an NMI with k's lock
+// held (6.1, 6.12), a failed rqspinlock acquisition (7.3).
+void push_own_busy(Freelist &f, unsigned int k, Elem *e)
+{
+#ifdef PCPU_SHIM_RQSPINLOCK_H
+	failing_lock = f.cpu_lock(k);
+	pcpu_shim_res_lock_fail = fail_one;
+	f.push(k, e);
+	pcpu_shim_res_lock_fail = inject;
+#else
+	take(f.cpu_lock(k));
+	f.push(k, e, true);
+	release(f.cpu_lock(k));
+#endif
+}
+} // namespace
+
+TEST_P(PerCpuCount, HintBitsWrittenOnlyUnderTheirHeadLock)
+{
+	const unsigned int n = GetParam();
+	Freelist f(n, 3 * n + 4);
+	unsigned int next = 0;
+
+	hint_fl = &f;
+	hint_violations = 0;
+	pcpu_shim_bitop_hook = check_hint_bitop;
+	pcpu_shim_jiffies = 1000;
+	for (unsigned int round = 0; round < 6; round++) {
+		std::vector<Elem *> out;
+
+		// pushes everywhere, by every path
+		for (unsigned int k : some_cpus(n, round % n)) {
+			f.push(k, f.elem(next++ % f.nelems()));
+			push_own_busy(f, k, f.elem(next++ % f.nelems()));
+		}
+		f.push_extra(f.elem(next++ % f.nelems()));
+		// pops from other CPUs, taking last nodes, then in vain
+		for (unsigned int c : some_cpus(n, (round + 1) % n))
+			while (Elem *e = f.pop(c))
+				out.push_back(e);
+		// idle heads: exhausted pops over a few jiffies clear stale bits
+		for (int tick = 0; tick < 4; tick++) {
+			pcpu_shim_jiffies++;
+			for (unsigned int c : some_cpus(n))
+				EXPECT_EQ(f.pop(c), nullptr);
+		}
+		// own-head flips
+		for (unsigned int k : some_cpus(n, round % n)) {
+			f.push(k, f.elem(0));
+			EXPECT_EQ(f.pop(k), f.elem(0));
+		}
+	}
+	pcpu_shim_bitop_hook = nullptr;
+	EXPECT_EQ(hint_violations, 0u) << hint_first_violation;
+}
+
+// A push whose own head cannot be taken puts the node on another head (or in
+// the extralist): it must be found from every other CPU.
+TEST_P(PerCpuCount, PushOntoAnotherHeadIsFound)
+{
+	const unsigned int n = GetParam();
+	Freelist f(n, 1);
+
+	for (unsigned int k : some_cpus(n)) {
+		for (unsigned int c : some_cpus(n, k)) {
+			push_own_busy(f, k, f.elem(0));
+			ASSERT_EQ(f.pop(c), f.elem(0))
+				<< "node pushed on cpu " << k
+				<< " while its own head was busy, pop on cpu " << c;
+			ASSERT_EQ(f.pop(c), nullptr);
+		}
+	}
+}
+
+// One CPU churns on its own head while another pops in vain whenever that
+// head is empty (the storm of issue 26, with a jiffy that does not move):
+// the churner writes nothing shared and the stormer takes no lock.
+TEST_P(PerCpuCount, StormLeavesTheChurnerAlone)
+{
+	const unsigned int n = GetParam();
+
+	if (n < 2)
+		return;
+	for (unsigned int k : some_cpus(n)) {
+		const unsigned int s = (k + n / 2) % n == k ? (k + 1) % n :
+							    (k + n / 2) % n;
+		Freelist f(n, 1);
+
+		f.push(k, f.elem(0));
+		struct pcpu_shim_stats churn = {}, storm = {};
+
+		for (int round = 0; round < 100; round++) {
+			LockCount c1;
+
+			ASSERT_EQ(f.pop(k), f.elem(0));
+			churn.shared_rmw += c1.shared_rmw();
+			LockCount s1;
+
+			for (int i = 0; i < 3; i++)
+				ASSERT_EQ(f.pop(s), nullptr);
+			storm.lock_acquired += s1.acquired();
+			storm.shared_rmw += s1.shared_rmw();
+			LockCount c2;
+
+			f.push(k, f.elem(0));
+			churn.shared_rmw += c2.shared_rmw();
+		}
+		EXPECT_EQ(churn.shared_rmw, 0u)
+			<< "churner on cpu " << k << " of " << n
+			<< ": atomic writes of a shared word under a storm";
+		EXPECT_EQ(storm.lock_acquired, 0u)
+			<< "stormer on cpu " << s << " locked the churner's empty head";
+		EXPECT_EQ(storm.shared_rmw, 0u)
+			<< "stormer on cpu " << s << " wrote the hint";
+	}
 }

@@ -2,21 +2,34 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Userspace harness for kernel/bpf/percpu_freelist.c (like tools/testing/radix-tree):
-# the unmodified kernel file is compiled against shim/linux/*.h and linked with a
-# GoogleTest / Google Benchmark driver.
+# the unmodified kernel file is compiled against the kernel's own tools/include, with
+# shim/ for what that lacks, and linked with a GoogleTest / Google Benchmark driver.
 #
 #   run.sh [test]   build; GoogleTest tests; the same tests (stress included) under TSan
 #   run.sh bench    Google Benchmark, base vs series side by side (one thread)
-#   run.sh mt [VERSION...]
-#                   multi-threaded benchmark, one pinned thread per online CPU, the
-#                   versions interleaved (default: base series); a VERSION is base,
-#                   series, or NAME of a lab variant (lab/variants/NAME.patch on base)
+#   run.sh mt [--threads N] [VERSION...]
+#                   multi-threaded benchmark, one pinned thread per online CPU (or N),
+#                   every scenario, the versions interleaved (default: base series); a
+#                   VERSION is base, series, or NAME of a lab variant: lab/variants/
+#                   NAME-<base>.patch, else NAME.patch, applied to the base
+#   run.sh sim VERSION...
+#                   the cost model (mt_model.py, a model): events per op simulated at
+#                   2, 16, 64 and 256 CPUs (PFL_SIM_CPUS), priced with the costs in the
+#                   file PFL_COSTS (run.sh calibrate), checked at 2 CPUs against
+#                   PFL_NATIVE (the JSON of run.sh mt)
+#   run.sh calibrate
+#                   the per-event costs of this machine, for the model
+#   run.sh plant NAME...
+#                   lab/plants/NAME.patch on freelist-v3 in a scratch copy: the tests
+#                   must fail (7.3's plants: with FREELIST_KSRC of a 7.3 source)
 #   run.sh all      test and bench
 #
 # Environment:
 #   FREELIST_TREE     git tree to take the file from  (default: the lab's tree, $TREE)
-#   FREELIST_BASE     rev of the "base" version        (default lab-base)
+#   FREELIST_BASE     rev of the "base" version        (default $BASE_TAG)
 #   FREELIST_REV      rev of the "series" version      (default HEAD)
+#   FREELIST_KSRC     a pristine kernel source instead of a tree (e.g. 7.3 before the lab
+#                     has BASE=7.3): its file is the base, there is no series
 #   FREELIST_SRC_DIR  dir with percpu_freelist.c/.h; replaces the series version
 #                     (test: only this version is tested; bench: base vs this)
 #   PFL_STRESS_OPS        stress ops, normal build (default 10000000)
@@ -36,21 +49,13 @@ set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../../../scripts/lib.sh
-. "$HERE/../../../scripts/lib.sh"	# LAB_ROOT, LAB_CACHE, TREE
+. "$HERE/../../../scripts/lib.sh"	# LAB_ROOT, BASE_CACHE, TREE, BASE_TAG, die, note
 OBJ=${PFL_OBJ:-$BASE_CACHE/obj/pcpu_freelist}
 TREE=${FREELIST_TREE:-$TREE}
-BASE_REV=${FREELIST_BASE:-lab-base}
+BASE_REV=${FREELIST_BASE:-$BASE_TAG}
 SERIES_REV=${FREELIST_REV:-HEAD}
+KSRC=${FREELIST_KSRC:-}
 FILES="percpu_freelist.c percpu_freelist.h"
-
-die() {
-	echo "run.sh: error: $*" >&2
-	exit 2
-}
-
-note() {
-	echo ">>> $*"
-}
 
 # Store a directory holding $FILES under $OBJ/src/<hash>; print that path.
 store() {
@@ -81,10 +86,38 @@ extract() {
 	rm -rf "$tmp"
 }
 
-# Base + lab/variants/$1.patch; print the stored directory.
-variant() {
-	local patch=$LAB_ROOT/lab/variants/$1.patch tmp
+# The tested kernel's tools/include, stored under $OBJ/tools/<hash>; print its path.
+tools_include() {
+	local key tmp
 
+	if [ -n "$KSRC" ]; then
+		echo "$KSRC/tools/include"
+		return
+	fi
+	key=$(git -C "$TREE" rev-parse "$BASE_REV:tools/include") || die "no tools/include at $BASE_REV in $TREE"
+	if [ ! -d "$OBJ/tools/$key" ]; then
+		tmp=$OBJ/tools/$key.tmp.$$
+		mkdir -p "$tmp" &&
+		git -C "$TREE" archive "$BASE_REV" tools/include | tar -x -C "$tmp" &&
+		mv "$tmp" "$OBJ/tools/$key" || die "cannot extract tools/include of $BASE_REV"
+	fi
+	echo "$OBJ/tools/$key/tools/include"
+}
+
+# The kernel version whose variants apply (NAME-<version>.patch first).
+kversion() {
+	if [ -f "$KSRC/Makefile" ]; then
+		awk '/^VERSION =/ { v = $3 } /^PATCHLEVEL =/ { print v "." $3; exit }' "$KSRC/Makefile"
+	else
+		echo "$BASE"
+	fi
+}
+
+# Base + lab/variants/NAME-<version>.patch or NAME.patch; print the stored directory.
+variant() {
+	local patch=$LAB_ROOT/lab/variants/$1-$VERSION.patch tmp
+
+	[ -f "$patch" ] || patch=$LAB_ROOT/lab/variants/$1.patch
 	[ -f "$patch" ] || die "unknown version '$1' (base, series, or one of: $(cd "$LAB_ROOT/lab/variants" && ls -- *.patch | sed 's/\.patch$//' | tr '\n' ' '))"
 	tmp=$(mktemp -d) || die mktemp
 	cp "$base"/* "$tmp"/ &&
@@ -93,15 +126,15 @@ variant() {
 	rm -rf "$tmp"
 }
 
-# build <src dir> <plain|tsan> <test|bench|mt>: print the binary.
+# build <src dir> <plain|tsan> <test|bench|mt|sim>: print the binary.
 build() {
 	local src=$1 mode=$2 what=$3 o san=
 
 	# The dependency files name the harness sources by absolute path, so each checkout of the
 	# harness (CI clones to a new path every run) gets its own build directory.
-	o=$OBJ/$mode/$(basename "$src")-$(echo "$HERE" | sha1sum | cut -c1-8)
+	o=$OBJ/$mode/$(basename "$src")-$(echo "$HERE $TOOLS" | sha1sum | cut -c1-8)
 	[ "$mode" = tsan ] && san=SAN=thread
-	make -s -j1 -C "$HERE" SRC="$src" O="$o" $san "$what" >&2 || return 1
+	make -s -j1 -C "$HERE" SRC="$src" O="$o" TOOLS_INCLUDE="$TOOLS" $san "$what" >&2 || return 1
 	echo "$o/pcpu_freelist_$what"
 }
 
@@ -157,60 +190,132 @@ run_bench() {
 		FAILED+=("bench table")
 }
 
-run_mt() {
-	local name src bin args=()
+# VERSION (base, series, or a variant) -> its stored directory
+version_dir() {
+	case $1 in
+	base) echo "$base" ;;
+	series) echo "$series" ;;
+	*) variant "$1" ;;
+	esac
+}
 
+run_mt() {
+	local name src bin args=() threads=()
+
+	if [ "${1:-}" = --threads ]; then
+		threads=(--threads "$2")
+		shift 2
+	fi
 	(($#)) || set -- base series
 	for name in "$@"; do
-		case $name in
-		base) src=$base ;;
-		series) src=$series ;;
-		*) src=$(variant "$name") || exit 2 ;;
-		esac
+		src=$(version_dir "$name") || exit 2
 		bin=$(build "$src" plain mt) || { FAILED+=("mt: build $name"); return; }
 		args+=("$name=$bin")
 	done
 	mkdir -p "$OBJ/mt"
-	python3 "$HERE/mt_run.py" --reps "${PFL_MT_REPS:-10}" --ms "${PFL_MT_MS:-200}" \
+	python3 "$HERE/mt_run.py" --reps "${PFL_MT_REPS:-10}" --ms "${PFL_MT_MS:-200}" "${threads[@]}" \
 		${PFL_MT_CASES:+--cases "$PFL_MT_CASES"} --json "$OBJ/mt/results.json" "${args[@]}" ||
 		FAILED+=("mt")
 }
 
+run_sim() {
+	local name src bin args=()
+
+	(($#)) || set -- base series
+	for name in "$@"; do
+		src=$(version_dir "$name") || exit 2
+		bin=$(build "$src" plain sim) || { FAILED+=("sim: build $name"); return; }
+		args+=("$name=$bin")
+	done
+	[ -f "${PFL_COSTS:-}" ] || die "sim: PFL_COSTS=FILE, a file with the line of run.sh calibrate"
+	mkdir -p "$OBJ/sim"
+	python3 "$HERE/mt_model.py" simulate --costs "$PFL_COSTS" ${PFL_NATIVE:+--native "$PFL_NATIVE"} \
+		${PFL_SIM_CPUS:+--cpus "$PFL_SIM_CPUS"} --json "$OBJ/sim/results.json" "${args[@]}" ||
+		FAILED+=("sim")
+}
+
+# plant NAME: freelist-v3 of this base with lab/plants/NAME.patch on top, in a scratch
+# copy; its GoogleTest tests must fail. Prints the first failing assertion.
+run_plant() {
+	local name=$1 patch=$LAB_ROOT/lab/plants/$1.patch v tmp src bin log
+
+	[ -f "$patch" ] || die "no plant $patch"
+	v=$(variant freelist-v3) || exit 2
+	tmp=$(mktemp -d) || die mktemp
+	cp "$v"/* "$tmp"/ &&
+	patch -s -p3 -d "$tmp" <"$patch" >/dev/null || { rm -rf "$tmp"; die "$patch does not apply to freelist-v3 of $VERSION"; }
+	src=$(store "$tmp") || exit 2
+	rm -rf "$tmp"
+	bin=$(build "$src" plain test) || { FAILED+=("plant $name: build"); return; }
+	log=$OBJ/plant-$name.log
+	if timeout "${PFL_TIMEOUT:-120}" env PFL_STRESS_OPS=200000 "$bin" --gtest_brief=1 >"$log" 2>&1; then
+		note "plant $name: NOT caught (every test passed; $log)"
+		FAILED+=("plant $name")
+		return
+	fi
+	note "plant $name: caught: $(grep -m1 '^\[  FAILED  \]' "$log" | sed 's/^\[  FAILED  \] //')"
+	grep -m1 -A7 ': Failure$' "$log" | sed 's/^/    /' >&2
+}
+
+usage="usage: run.sh [test|bench|all|calibrate|mt [--threads N] [VERSION...]|sim [VERSION...]|plant NAME...]"
 cmd=${1:-test}
 case $cmd in
-test | bench | all) (($# <= 1)) || die "usage: run.sh [test|bench|all|mt [VERSION...]]" ;;
-mt) shift ;;
-*) die "usage: run.sh [test|bench|all|mt [VERSION...]]" ;;
+test | bench | all | calibrate) (($# <= 1)) || die "$usage" ;;
+mt | sim | plant) shift ;;
+*) die "$usage" ;;
 esac
 
 start=$SECONDS
-git -C "$TREE" rev-parse -q --verify "$BASE_REV^{commit}" >/dev/null ||
-	die "$TREE has no rev $BASE_REV (set FREELIST_TREE)"
-base=$(extract "$BASE_REV") || exit 2
-if [ -n "${FREELIST_SRC_DIR:-}" ]; then
-	series=$(store "$FREELIST_SRC_DIR") || exit 2
-	sname="src-dir $FREELIST_SRC_DIR"
+if [ -n "$KSRC" ]; then
+	[ -f "$KSRC/kernel/bpf/percpu_freelist.c" ] || die "FREELIST_KSRC=$KSRC: no kernel/bpf/percpu_freelist.c"
+	tmp=$(mktemp -d) || die mktemp
+	(cd "$KSRC/kernel/bpf" && cp $FILES "$tmp"/) || die "cannot copy $FILES from $KSRC"
+	base=$(store "$tmp") || exit 2
+	rm -rf "$tmp"
+	series=${FREELIST_SRC_DIR:+$(store "$FREELIST_SRC_DIR")}
+	series=${series:-$base}
+	sname="series = ${FREELIST_SRC_DIR:-base}"
+	BASE_REV="$KSRC"
 else
-	series=$(extract "$SERIES_REV") || exit 2
-	sname="series $SERIES_REV"
-fi
-note "base $BASE_REV = $(basename "$base"), $sname = $(basename "$series")"
-
-if [ "$cmd" = mt ]; then
-	run_mt "$@"
-elif [ "$cmd" != bench ]; then
+	git -C "$TREE" rev-parse -q --verify "$BASE_REV^{commit}" >/dev/null ||
+		die "$TREE has no rev $BASE_REV (set FREELIST_TREE, or FREELIST_KSRC)"
+	base=$(extract "$BASE_REV") || exit 2
 	if [ -n "${FREELIST_SRC_DIR:-}" ]; then
-		run_tests "src-dir" "$series"
+		series=$(store "$FREELIST_SRC_DIR") || exit 2
+		sname="src-dir $FREELIST_SRC_DIR"
 	else
-		run_tests base "$base"
-		if [ "$series" = "$base" ]; then
-			note "series ($SERIES_REV) is identical to base: tested once"
-		else
-			run_tests series "$series"
-		fi
+		series=$(extract "$SERIES_REV") || exit 2
+		sname="series $SERIES_REV"
 	fi
 fi
-[ "$cmd" = test ] || [ "$cmd" = mt ] || run_bench "$base" "$series"
+TOOLS=$(tools_include) || exit 2
+VERSION=$(kversion)
+note "base $BASE_REV = $(basename "$base"), $sname = $(basename "$series"), tools/include of $VERSION"
+
+case $cmd in
+mt) run_mt "$@" ;;
+sim) run_sim "$@" ;;
+plant)
+	(($#)) || die "plant: which? $(cd "$LAB_ROOT/lab/plants" && ls -- freelist-v3*.patch | sed 's/\.patch$//' | tr '\n' ' ')"
+	for p in "$@"; do
+		run_plant "$p"
+	done
+	;;
+calibrate)
+	bin=$(build "$base" plain mt) || die "build failed"
+	"$bin" calibrate
+	;;
+bench) run_bench "$base" "$series" ;;
+*)
+	if [ -n "${FREELIST_SRC_DIR:-}" ] || [ "$series" = "$base" ]; then
+		run_tests "$([ "$series" = "$base" ] && echo base || echo src-dir)" "$series"
+	else
+		run_tests base "$base"
+		run_tests series "$series"
+	fi
+	[ "$cmd" = test ] || run_bench "$base" "$series"
+	;;
+esac
 
 if [ ${#FAILED[@]} -ne 0 ]; then
 	note "FAILED: ${FAILED[*]} ($((SECONDS - start))s)"

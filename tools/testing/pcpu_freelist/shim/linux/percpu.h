@@ -1,1 +1,2 @@
-#include "pcpu_shim.h"
+/* SPDX-License-Identifier: GPL-2.0-only */
+#include "../pcpu_shim.h"

@@ -1,1 +1,0 @@
-#include "pcpu_shim.h"

@@ -1,1 +1,0 @@
-#include_next <linux/errno.h>

@@ -1,2 +1,0 @@
-#include_next <linux/types.h>
-#include "pcpu_shim.h"

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the kernel's tools/include lacks for kernel/bpf/percpu_freelist.c:
+ * raw spinlocks, percpu, cpumasks, NMI/irq state, kmalloc, jiffies, and
+ * counted atomic bitops. Everything else (types, READ_ONCE, BIT, __ffs,
+ * BITS_TO_LONGS, ALIGN, container_of) comes from the tested kernel's own
+ * tools/include, which the Makefile puts after this directory.
+ *
+ * Builds (see the Makefile): plain (timing), PCPU_SHIM_CHECK (tests: which
+ * locks a thread holds, so a test can check that a hint bit is written only
+ * under its head's lock), PCPU_SHIM_COUNT (the cost model's simulation: a
+ * "last writer per cache line" table classifies every marked access).
+ */
+#ifndef PCPU_SHIM_H
+#define PCPU_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <linux/kernel.h>
+#include <linux/bitops.h>
+#ifndef ALIGN
+#include <linux/align.h>
+#endif
+#include <asm-generic/errno-base.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* what the calling thread did, for tests, benchmarks and the cost model */
+struct pcpu_shim_stats {
+	unsigned long lock_acquired;	/* lock() + successful trylock() */
+	unsigned long trylock_failed;	/* + injected rqspinlock failures */
+	unsigned long shared_rmw;	/* set_bit() + clear_bit() */
+	/* PCPU_SHIM_COUNT only */
+	unsigned long remote_lock;	/* locks in another CPU's percpu unit */
+	unsigned long clean_read;	/* marked reads of lines no other CPU wrote since */
+	unsigned long remote_read;	/* those of them in another CPU's percpu unit */
+	unsigned long miss_read;	/* marked reads of lines another CPU wrote last */
+	unsigned long miss_rmw;		/* RMWs/writes of lines another CPU wrote or read */
+	unsigned long hint_miss_read;	/* the same two, on the hint's lines */
+	unsigned long hint_miss_rmw;
+};
+extern __thread struct pcpu_shim_stats pcpu_shim_stats;
+
+/* cpus: nr_cpu_ids possible cpus, 0..nr_cpu_ids-1; the thread's cpu */
+#ifndef NR_CPUS
+#define NR_CPUS			1024
+#endif
+extern unsigned int nr_cpu_ids;
+extern __thread int pcpu_shim_cpu;
+extern __thread int pcpu_shim_in_nmi;
+int pcpu_shim_set_nr_cpus(unsigned int n);	/* 1..NR_CPUS, before init */
+
+enum { PCPU_SHIM_READ, PCPU_SHIM_WRITE, PCPU_SHIM_RMW, PCPU_SHIM_HINT_RMW };
+void pcpu_shim_access(const volatile void *p, int kind);
+#ifdef PCPU_SHIM_COUNT
+#undef READ_ONCE
+#undef WRITE_ONCE
+#define READ_ONCE(x) ({ pcpu_shim_access(&(x), PCPU_SHIM_READ); \
+			*(const volatile __typeof__(x) *)&(x); })
+#define WRITE_ONCE(x, v) do { pcpu_shim_access(&(x), PCPU_SHIM_WRITE); \
+			      *(volatile __typeof__(x) *)&(x) = (v); } while (0)
+#define pcpu_shim_count(p, kind)	pcpu_shim_access((p), (kind))
+#else
+#define pcpu_shim_count(p, kind)	do { } while (0)
+#endif
+
+/*
+ * TSan: relaxed atomics for the accesses the code marks, so that they are not
+ * reported while every plain access stays plain and real races still are.
+ */
+#ifdef __SANITIZE_THREAD__
+#undef READ_ONCE
+#undef WRITE_ONCE
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#endif
+#ifndef data_race
+#define data_race(x)		READ_ONCE(x)
+#endif
+#ifndef cpu_relax
+#define cpu_relax()		__builtin_ia32_pause()
+#endif
+
+/* preempt / irq / nmi: interrupts are no-ops, NMI context is per thread */
+#define in_nmi()		(pcpu_shim_in_nmi)
+#define local_irq_save(f)	do { (f) = 0; } while (0)
+#define local_irq_restore(f)	do { (void)(f); } while (0)
+#define preempt_disable()	barrier()
+#define preempt_enable()	barrier()
+
+/*
+ * Held-lock tracking (PCPU_SHIM_CHECK) and a hook every atomic bitop calls:
+ * a test checks there that the bit's head is locked by this thread.
+ */
+bool pcpu_shim_holds(const void *lock);
+void pcpu_shim_held(const void *lock, bool held);
+extern void (*pcpu_shim_bitop_hook)(long nr, const volatile unsigned long *addr);
+#ifdef PCPU_SHIM_CHECK
+#define pcpu_shim_track(l, held)	pcpu_shim_held((l), (held))
+#else
+#define pcpu_shim_track(l, held)	do { } while (0)
+#endif
+
+/* raw spinlock: test-and-test-and-set, every acquisition counted */
+typedef struct {
+	int locked;
+} raw_spinlock_t;
+
+void pcpu_shim_lock_slow(int *locked);
+void pcpu_shim_count_lock(const void *lock);
+
+/* a lock was taken: count it (and classify it, and track it) */
+static inline void pcpu_shim_locked(void *l)
+{
+	pcpu_shim_stats.lock_acquired++;
+	pcpu_shim_track(l, true);
+#ifdef PCPU_SHIM_COUNT
+	pcpu_shim_count_lock(l);
+#endif
+}
+extern __thread void (*pcpu_shim_after_unlock)(void *lock);
+
+static inline void raw_spin_lock_init(raw_spinlock_t *l)
+{
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELAXED);
+}
+
+static inline bool raw_spin_trylock(raw_spinlock_t *l)
+{
+	if (__atomic_load_n(&l->locked, __ATOMIC_RELAXED) ||
+	    __atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)) {
+		pcpu_shim_stats.trylock_failed++;
+		return false;
+	}
+	pcpu_shim_locked(l);
+	return true;
+}
+
+static inline void raw_spin_lock(raw_spinlock_t *l)
+{
+	if (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		pcpu_shim_lock_slow(&l->locked);
+	pcpu_shim_locked(l);
+}
+
+/* A test may run a callback right after this thread releases a lock. */
+static inline void pcpu_shim_unlock(void *l, int *locked)
+{
+	void (*fn)(void *l) = pcpu_shim_after_unlock;
+
+	pcpu_shim_track(l, false);
+	pcpu_shim_count(locked, PCPU_SHIM_WRITE);
+	__atomic_store_n(locked, 0, __ATOMIC_RELEASE);
+	if (unlikely(fn)) {
+		pcpu_shim_after_unlock = NULL;	/* once, and not recursively */
+		fn(l);
+	}
+}
+
+static inline void raw_spin_unlock(raw_spinlock_t *l)
+{
+	pcpu_shim_unlock(l, &l->locked);
+}
+
+/* atomic bitops: counted, checked, and classified in the count build */
+static inline void set_bit(long nr, volatile unsigned long *addr)
+{
+	pcpu_shim_stats.shared_rmw++;
+	if (pcpu_shim_bitop_hook)
+		pcpu_shim_bitop_hook(nr, addr);
+	pcpu_shim_count(addr + BIT_WORD(nr), PCPU_SHIM_HINT_RMW);
+	__atomic_fetch_or(addr + BIT_WORD(nr), BIT_MASK(nr), __ATOMIC_RELAXED);
+}
+
+static inline void clear_bit(long nr, volatile unsigned long *addr)
+{
+	pcpu_shim_stats.shared_rmw++;
+	if (pcpu_shim_bitop_hook)
+		pcpu_shim_bitop_hook(nr, addr);
+	pcpu_shim_count(addr + BIT_WORD(nr), PCPU_SHIM_HINT_RMW);
+	__atomic_fetch_and(addr + BIT_WORD(nr), ~BIT_MASK(nr), __ATOMIC_RELAXED);
+}
+
+/* cpumask of the possible cpus, and the wrapped walk the base uses */
+struct cpumask {
+	unsigned long bits[BITS_TO_LONGS(NR_CPUS)];
+};
+extern struct cpumask pcpu_shim_possible;
+#define cpu_possible_mask	((const struct cpumask *)&pcpu_shim_possible)
+#define num_possible_cpus()	nr_cpu_ids
+#define raw_smp_processor_id()	(pcpu_shim_cpu)
+#define smp_processor_id()	(pcpu_shim_cpu)
+unsigned int pcpu_shim_next_cpu(const struct cpumask *m, unsigned int n);
+unsigned int pcpu_shim_next_wrap(const struct cpumask *m, unsigned int start,
+				 unsigned int n, bool first);
+#define for_each_cpu(cpu, mask)						\
+	for ((cpu) = pcpu_shim_next_cpu((mask), 0); (cpu) < nr_cpu_ids;	\
+	     (cpu) = pcpu_shim_next_cpu((mask), (cpu) + 1))
+#define for_each_possible_cpu(cpu)	for_each_cpu((cpu), cpu_possible_mask)
+#define for_each_cpu_wrap(cpu, mask, start)				\
+	for ((cpu) = pcpu_shim_next_wrap((mask), (start), (start), true);	\
+	     (cpu) < nr_cpu_ids;						\
+	     (cpu) = pcpu_shim_next_wrap((mask), (start), (cpu) + 1, false))
+
+/*
+ * percpu: one zeroed block of nr_cpu_ids page-strided units, like the units of
+ * a real percpu chunk: no two CPUs' copies ever share a line or a page.
+ */
+#define PCPU_SHIM_UNIT		4096UL
+#define __percpu
+void *pcpu_shim_alloc(size_t size);
+#define alloc_percpu(type)	((type __percpu *)pcpu_shim_alloc(sizeof(type)))
+#define free_percpu(p)		free((void *)(p))
+#define per_cpu_ptr(p, cpu) \
+	((__typeof__(p))((char *)(p) + (size_t)(cpu) * PCPU_SHIM_UNIT))
+#define this_cpu_ptr(p)		per_cpu_ptr((p), raw_smp_processor_id())
+
+/*
+ * slab: kmalloc() size classes as in SLUB, objects of a class back to back,
+ * so two small objects allocated one after the other share a cache line.
+ */
+void *pcpu_shim_kmalloc(size_t size, bool zero);
+void pcpu_shim_kfree(const void *p);
+#define kmalloc(s, gfp)		pcpu_shim_kmalloc((s), false)
+#define kzalloc(s, gfp)		pcpu_shim_kmalloc((s), true)
+#define kfree(p)		pcpu_shim_kfree(p)
+
+/* jiffies: advanced by the harness (a ticker thread, or a test) */
+extern unsigned long pcpu_shim_jiffies;
+#define jiffies			READ_ONCE(pcpu_shim_jiffies)
+#define time_after(a, b)	((long)((b) - (a)) < 0)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PCPU_SHIM_H */
