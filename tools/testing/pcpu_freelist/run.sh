@@ -55,30 +55,40 @@ TREE=${FREELIST_TREE:-$TREE}
 BASE_REV=${FREELIST_BASE:-$BASE_TAG}
 SERIES_REV=${FREELIST_REV:-HEAD}
 KSRC=${FREELIST_KSRC:-}
-FILES="percpu_freelist.c percpu_freelist.h"
+FILES=(percpu_freelist.c percpu_freelist.h)
 
-# Store a directory holding $FILES under $OBJ/src/<hash>; print that path.
+# names DIR GLOB: the files of DIR matching GLOB, without .patch, on one line
+names() {
+	local f found=()
+	for f in "$1"/$2; do
+		[[ ! -e $f ]] || found+=("$(basename "$f" .patch)")
+	done
+	echo "${found[*]}"
+}
+
+# Store a directory holding FILES under $OBJ/src/<hash>; print that path.
 store() {
 	local dir=$1 key
 
-	for f in $FILES; do
+	for f in "${FILES[@]}"; do
 		[ -f "$dir/$f" ] || die "$dir/$f missing"
 	done
-	key=$(cd "$dir" && cat $FILES | sha256sum | cut -c1-12)
+	key=$(cd "$dir" && cat "${FILES[@]}" | sha256sum | cut -c1-12)
 	if [ ! -d "$OBJ/src/$key" ]; then
-		mkdir -p "$OBJ/src" &&
-		cp -r "$dir" "$OBJ/src/$key.tmp.$$" &&
-		mv "$OBJ/src/$key.tmp.$$" "$OBJ/src/$key" || die "cannot store $dir"
+		if ! { mkdir -p "$OBJ/src" && cp -r "$dir" "$OBJ/src/$key.tmp.$$" &&
+			mv "$OBJ/src/$key.tmp.$$" "$OBJ/src/$key"; }; then
+			die "cannot store $dir"
+		fi
 	fi
 	echo "$OBJ/src/$key"
 }
 
-# Extract $FILES at git rev $1 of $TREE; print the stored directory.
+# Extract FILES at git rev $1 of $TREE; print the stored directory.
 extract() {
 	local rev=$1 tmp f
 
 	tmp=$(mktemp -d) || die mktemp
-	for f in $FILES; do
+	for f in "${FILES[@]}"; do
 		git -C "$TREE" show "$rev:kernel/bpf/$f" >"$tmp/$f" ||
 			die "cannot read kernel/bpf/$f at $rev in $TREE"
 	done
@@ -97,9 +107,10 @@ tools_include() {
 	key=$(git -C "$TREE" rev-parse "$BASE_REV:tools/include") || die "no tools/include at $BASE_REV in $TREE"
 	if [ ! -d "$OBJ/tools/$key" ]; then
 		tmp=$OBJ/tools/$key.tmp.$$
-		mkdir -p "$tmp" &&
-		git -C "$TREE" archive "$BASE_REV" tools/include | tar -x -C "$tmp" &&
-		mv "$tmp" "$OBJ/tools/$key" || die "cannot extract tools/include of $BASE_REV"
+		if ! { mkdir -p "$tmp" && git -C "$TREE" archive "$BASE_REV" tools/include | tar -x -C "$tmp" &&
+			mv "$tmp" "$OBJ/tools/$key"; }; then
+			die "cannot extract tools/include of $BASE_REV"
+		fi
 	fi
 	echo "$OBJ/tools/$key/tools/include"
 }
@@ -118,10 +129,12 @@ variant() {
 	local patch=$LAB_ROOT/lab/variants/$1-$VERSION.patch tmp
 
 	[ -f "$patch" ] || patch=$LAB_ROOT/lab/variants/$1.patch
-	[ -f "$patch" ] || die "unknown version '$1' (base, series, or one of: $(cd "$LAB_ROOT/lab/variants" && ls -- *.patch | sed 's/\.patch$//' | tr '\n' ' '))"
+	[ -f "$patch" ] || die "unknown version '$1' (base, series, or one of: $(names "$LAB_ROOT/lab/variants" '*.patch'))"
 	tmp=$(mktemp -d) || die mktemp
-	cp "$base"/* "$tmp"/ &&
-	patch -s -p3 -d "$tmp" <"$patch" >/dev/null || { rm -rf "$tmp"; die "$patch does not apply to the base"; }
+	if ! { cp "$base"/* "$tmp"/ && patch -s -p3 -d "$tmp" <"$patch" >/dev/null; }; then
+		rm -rf "$tmp"
+		die "$patch does not apply to the base"
+	fi
 	store "$tmp"
 	rm -rf "$tmp"
 }
@@ -242,8 +255,10 @@ run_plant() {
 	[ -f "$patch" ] || die "no plant $patch"
 	v=$(variant freelist-v3) || exit 2
 	tmp=$(mktemp -d) || die mktemp
-	cp "$v"/* "$tmp"/ &&
-	patch -s -p3 -d "$tmp" <"$patch" >/dev/null || { rm -rf "$tmp"; die "$patch does not apply to freelist-v3 of $VERSION"; }
+	if ! { cp "$v"/* "$tmp"/ && patch -s -p3 -d "$tmp" <"$patch" >/dev/null; }; then
+		rm -rf "$tmp"
+		die "$patch does not apply to freelist-v3 of $VERSION"
+	fi
 	src=$(store "$tmp") || exit 2
 	rm -rf "$tmp"
 	bin=$(build "$src" plain test) || { FAILED+=("plant $name: build"); return; }
@@ -269,7 +284,7 @@ start=$SECONDS
 if [ -n "$KSRC" ]; then
 	[ -f "$KSRC/kernel/bpf/percpu_freelist.c" ] || die "FREELIST_KSRC=$KSRC: no kernel/bpf/percpu_freelist.c"
 	tmp=$(mktemp -d) || die mktemp
-	(cd "$KSRC/kernel/bpf" && cp $FILES "$tmp"/) || die "cannot copy $FILES from $KSRC"
+	(cd "$KSRC/kernel/bpf" && cp "${FILES[@]}" "$tmp"/) || die "cannot copy ${FILES[*]} from $KSRC"
 	base=$(store "$tmp") || exit 2
 	rm -rf "$tmp"
 	series=${FREELIST_SRC_DIR:+$(store "$FREELIST_SRC_DIR")}
@@ -296,7 +311,7 @@ case $cmd in
 mt) run_mt "$@" ;;
 sim) run_sim "$@" ;;
 plant)
-	(($#)) || die "plant: which? $(cd "$LAB_ROOT/lab/plants" && ls -- freelist-v3*.patch | sed 's/\.patch$//' | tr '\n' ' ')"
+	(($#)) || die "plant: which? $(names "$LAB_ROOT/lab/plants" 'freelist-v3*.patch')"
 	for p in "$@"; do
 		run_plant "$p"
 	done
