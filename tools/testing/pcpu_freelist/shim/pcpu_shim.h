@@ -25,6 +25,15 @@
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/bitops.h>
+/*
+ * The kernel's test_bit() is an atomic read for the race detectors
+ * (asm-generic/bitops/instrumented-non-atomic.h: instrument_atomic_read());
+ * tools/include's is a plain one. Read it as the kernel does.
+ */
+#undef test_bit
+#define test_bit(nr, addr)						\
+	((__atomic_load_n((addr) + BIT_WORD(nr), __ATOMIC_RELAXED) >>	\
+	  ((nr) & (BITS_PER_LONG - 1))) & 1UL)
 #ifndef ALIGN
 #include <linux/align.h>
 #endif
