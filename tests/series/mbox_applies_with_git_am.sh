@@ -11,8 +11,8 @@ mbox_applies_with_git_am() {
 	mbox=$("$S/mbox.sh" "$scratch/series.mbox")
 	# The cover letter comes first, with the subject of patches/cover-letter.txt.
 	subject=$(sed -n 's/^Subject: //p' "$mbox" | head -n1)
-	want="[PATCH 0/$(patches | wc -l)] $(head -n1 "$PATCHES/cover-letter.txt")"
-	[[ ${subject/#\[PATCH 00/[PATCH 0} == "$want" ]] ||	# git numbers 00/10 from 10 patches on
+	want="[$SUBJECT_PREFIX 0/$(patches | wc -l)] $(head -n1 "$PATCHES/cover-letter.txt")"
+	[[ ${subject/#\[$SUBJECT_PREFIX 00/[$SUBJECT_PREFIX 0} == "$want" ]] ||	# git numbers 00/10 from 10 patches on
 		{ echo "cover letter subject '$subject', expected '$want'"; return 1; }
 	am_matches_series mbox-tree --empty=drop "$mbox"
 }
