@@ -6,10 +6,12 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
+# Arguments: lab variants (lab/variants/NAME.patch) of the base's freelist that the benchmark also
+# runs, for the bases whose file they apply to (config/<base>/tests).
 freelist_harness() {
 	"$LAB_ROOT/tools/testing/pcpu_freelist/run.sh"
 	# The multi-threaded benchmark, briefly: that it runs, not what it measures.
-	PFL_MT_REPS=1 PFL_MT_MS=20 "$LAB_ROOT/tools/testing/pcpu_freelist/run.sh" mt base series freelist-bitmap-v1
+	PFL_MT_REPS=1 PFL_MT_MS=20 "$LAB_ROOT/tools/testing/pcpu_freelist/run.sh" mt base series "$@"
 }
 
 run_test freelist_harness "$@"
