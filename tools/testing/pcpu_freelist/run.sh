@@ -125,18 +125,26 @@ kversion() {
 }
 
 # Base + lab/variants/NAME-<version>.patch or NAME.patch; print the stored directory.
-variant() {
-	local patch=$LAB_ROOT/lab/variants/$1-$VERSION.patch tmp
+# patched_store DIR PATCH WHAT: the files of stored DIR with PATCH applied, stored; print that path.
+# WHAT names DIR in the error when PATCH does not apply.
+patched_store() {
+	local tmp
 
-	[ -f "$patch" ] || patch=$LAB_ROOT/lab/variants/$1.patch
-	[ -f "$patch" ] || die "unknown version '$1' (base, series, or one of: $(names "$LAB_ROOT/lab/variants" '*.patch'))"
 	tmp=$(mktemp -d) || die mktemp
-	if ! { cp "$base"/* "$tmp"/ && patch -s -p3 -d "$tmp" <"$patch" >/dev/null; }; then
+	if ! { cp "$1"/* "$tmp"/ && patch -s -p3 -d "$tmp" <"$2" >/dev/null; }; then
 		rm -rf "$tmp"
-		die "$patch does not apply to the base"
+		die "$2 does not apply to $3"
 	fi
 	store "$tmp"
 	rm -rf "$tmp"
+}
+
+variant() {
+	local patch=$LAB_ROOT/lab/variants/$1-$VERSION.patch
+
+	[ -f "$patch" ] || patch=$LAB_ROOT/lab/variants/$1.patch
+	[ -f "$patch" ] || die "unknown version '$1' (base, series, or one of: $(names "$LAB_ROOT/lab/variants" '*.patch'))"
+	patched_store "$base" "$patch" "the base"
 }
 
 # build <src dir> <plain|tsan> <test|bench|mt|sim>: print the binary.
@@ -250,17 +258,11 @@ run_sim() {
 # plant NAME: freelist-v3 of this base with lab/plants/NAME.patch on top, in a scratch
 # copy; its GoogleTest tests must fail. Prints the first failing assertion.
 run_plant() {
-	local name=$1 patch=$LAB_ROOT/lab/plants/$1.patch v tmp src bin log
+	local name=$1 patch=$LAB_ROOT/lab/plants/$1.patch v src bin log
 
 	[ -f "$patch" ] || die "no plant $patch"
 	v=$(variant freelist-v3) || exit 2
-	tmp=$(mktemp -d) || die mktemp
-	if ! { cp "$v"/* "$tmp"/ && patch -s -p3 -d "$tmp" <"$patch" >/dev/null; }; then
-		rm -rf "$tmp"
-		die "$patch does not apply to freelist-v3 of $VERSION"
-	fi
-	src=$(store "$tmp") || exit 2
-	rm -rf "$tmp"
+	src=$(patched_store "$v" "$patch" "freelist-v3 of $VERSION") || exit 2
 	bin=$(build "$src" plain test) || { FAILED+=("plant $name: build"); return; }
 	log=$OBJ/plant-$name.log
 	if timeout "${PFL_TIMEOUT:-120}" env PFL_STRESS_OPS=200000 "$bin" --gtest_brief=1 >"$log" 2>&1; then
