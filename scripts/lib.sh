@@ -23,12 +23,14 @@ BASE_CONFIG=$LAB_ROOT/config/$BASE
 # The base's facts, one kind a file (plain NAME=value lines): base.conf, the package and where
 # Debian's archive serves it; possible-cpus.conf, how its kernel counts possible CPUs in QEMU
 # (VM_OFFLINE_CPUS); toolchain.conf, the LLVM its selftests need where Debian's clang (14) does
-# not do (REGRESS_LLVM for make regress's suites, BENCH_LLVM for bench).
+# not do (REGRESS_LLVM for make regress's suites, BENCH_LLVM for bench); series.conf, how
+# git format-patch writes its series (SUBJECT_PREFIX, and BASE_COMMIT_TRAILER=1 for a base-commit:
+# trailer, which b4 reads). The others are optional; their defaults:
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
-REGRESS_LLVM='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent
+REGRESS_LLVM='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent SUBJECT_PREFIX=PATCH BASE_COMMIT_TRAILER=0
 # shellcheck source=/dev/null # the base's own file
 . "$BASE_CONFIG/base.conf"
-for _lab_conf in possible-cpus.conf toolchain.conf; do
+for _lab_conf in possible-cpus.conf toolchain.conf series.conf; do
 	# shellcheck source=/dev/null
 	[[ ! -f $BASE_CONFIG/$_lab_conf ]] || . "$BASE_CONFIG/$_lab_conf"
 done
@@ -54,12 +56,7 @@ BASE_TAG=lab-base					# tag of the base commit in $TREE
 PATCHES=${LAB_PATCHES:-$LAB_ROOT/patches/$BASE}		# the series: NNNN-*.patch, 0000 the cover letter
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
 PATCHES_SHOWN=${PATCHES#"$LAB_ROOT"/}			# the same, as messages name it (patches/6.1)
-# How git format-patch writes the series (series.sh, mbox.sh): the subject prefix of the base's
-# series.conf (SUBJECT_PREFIX, default PATCH) and, with BASE_COMMIT_TRAILER=1, a base-commit:
-# trailer naming the base commit (b4 reads it).
-SUBJECT_PREFIX=PATCH BASE_COMMIT_TRAILER=0
-# shellcheck source=/dev/null
-[[ ! -f $BASE_CONFIG/series.conf ]] || . "$BASE_CONFIG/series.conf"
+# How git format-patch writes the series (series.sh, mbox.sh), from series.conf
 SERIES_FORMAT_OPTS=(--subject-prefix="$SUBJECT_PREFIX")
 [[ $BASE_COMMIT_TRAILER != 1 ]] || SERIES_FORMAT_OPTS+=(--base="$BASE_TAG")
 JOBS=${JOBS:-$(nproc)}
