@@ -38,7 +38,7 @@ else
 	# bpf_testmod.ko carries the kernel's version (with its git hash): the regress selftests are
 	# per kernel, so that a kernel that differs only outside tools/ gets a module it loads.
 	[[ $config != regress ]] || out+=-$(basename "$("$LAB_ROOT/scripts/kernel.sh" -n -c "$config" "$commit")")
-	[[ $config != regress || -z $REGRESS_LLVM ]] || llvm=$REGRESS_LLVM
+	[[ -z $SELFTESTS_LLVM ]] || llvm=$SELFTESTS_LLVM
 	[[ -z $llvm ]] || out+=-llvm$llvm
 	unbuildable=$(list_entries "$BASE_CONFIG/selftests-unbuildable")
 	[[ -z $unbuildable ]] || out+=-$(sha1sum <<<"$unbuildable" | cut -c1-6)
@@ -58,7 +58,8 @@ else
 fi
 selftests=$src/tools/testing/selftests/bpf
 need clang llc llvm-strip pahole
-# make regress builds a base's selftests with the LLVM its toolchain.conf names (as CI, a current one)
+# A base's suites (make regress, check-debug) and bench are built with the LLVM its toolchain.conf
+# names (as CI, a current one), else with Debian's clang.
 if [[ -n $llvm ]]; then
 	clang=clang-$llvm
 	need "$clang" "llc-$llvm" "llvm-strip-$llvm"
@@ -77,7 +78,7 @@ if [[ $src != "$BUILD_SRC" ]] && ! git -C "$src" rev-parse --git-dir >/dev/null 
 fi
 checkout_commit "$src" "$commit"
 # make does not rebuild the BPF objects of another clang: an in-tree build with another one than
-# the last starts afresh (make regress of a base with REGRESS_LLVM, the other builds Debian's clang).
+# the last starts afresh.
 if [[ $src != "$BUILD_SRC" ]]; then
 	if [[ $(cat "$src.clang" 2>/dev/null) != "$clang" ]]; then
 		git -C "$src" clean -fdxq -- tools/testing/selftests/bpf
