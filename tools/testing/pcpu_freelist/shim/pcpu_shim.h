@@ -199,6 +199,33 @@ static inline void clear_bit(long nr, volatile unsigned long *addr)
 	__atomic_fetch_and(addr + BIT_WORD(nr), ~BIT_MASK(nr), __ATOMIC_RELAXED);
 }
 
+/*
+ * Barriers and cmpxchg() (the hint's summary in v3), where tools/include
+ * has none: a cmpxchg() is counted and classified as the bitops are.
+ */
+#ifndef smp_rmb
+#define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#endif
+#ifndef smp_mb__after_atomic
+#define smp_mb__after_atomic()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
+#ifndef smp_store_release
+#define smp_store_release(p, v) do {					\
+	pcpu_shim_count((p), PCPU_SHIM_WRITE);				\
+	__atomic_store_n((p), (v), __ATOMIC_RELEASE);			\
+} while (0)
+#endif
+#undef cmpxchg
+#define cmpxchg(p, o, n) ({						\
+	__typeof__(*(p)) __pcpu_old = (o);				\
+									\
+	pcpu_shim_stats.shared_rmw++;					\
+	pcpu_shim_count((p), PCPU_SHIM_HINT_RMW);			\
+	__atomic_compare_exchange_n((p), &__pcpu_old, (n), false,	\
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
+	__pcpu_old;							\
+})
+
 /* cpumask of the possible cpus, and the wrapped walk the base uses */
 struct cpumask {
 	unsigned long bits[BITS_TO_LONGS(NR_CPUS)];
