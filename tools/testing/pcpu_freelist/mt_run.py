@@ -112,7 +112,8 @@ def main():
     if a.tally and tally:
         print(f"\ncounters per op (tally build), median of {a.reps}: got = pops that "
               "returned a node, lock = locks, rlock = locks of another CPU's head, "
-              "wait = locks that had to wait; moves_per_us = the stormer's rlocks per us")
+              "wait = locks that had to wait, hintrmw = atomic RMWs of the hint (bitops, "
+              "cmpxchg); moves_per_us = the stormer's rlocks per us")
         print(f"{'case counter':32}" + "".join(f"{n:>14}" for n, _ in versions))
         for key in dict.fromkeys((c, f) for c, f, _ in tally):
             cells = [statistics.median(tally.get((*key, n), [float("nan")]))

@@ -359,6 +359,7 @@ void thread_main(Run &r, unsigned int t)
 	r.stats[t].lock_acquired -= before.lock_acquired;
 	r.stats[t].remote_lock -= before.remote_lock;
 	r.stats[t].contended -= before.contended;
+	r.stats[t].shared_rmw -= before.shared_rmw;
 	r.got[t] = pops_got - got_before;
 }
 
@@ -440,7 +441,7 @@ int run_native(Config c, std::vector<int> cpus, unsigned long ms)
 		// per op of each role: pops with a node, locks, remote, waited
 		for (unsigned int role = 0; role < 2; role++) {
 			unsigned int from = role ? 1 : 0, to = role ? c.threads : 1;
-			double o = 0, got = 0, lk = 0, rl = 0, ct = 0;
+			double o = 0, got = 0, lk = 0, rl = 0, ct = 0, rmw = 0;
 
 			for (unsigned int t = from; t < to; t++) {
 				o += r.ops[t];
@@ -448,11 +449,13 @@ int run_native(Config c, std::vector<int> cpus, unsigned long ms)
 				lk += r.stats[t].lock_acquired;
 				rl += r.stats[t].remote_lock;
 				ct += r.stats[t].contended;
+				rmw += r.stats[t].shared_rmw;
 			}
 			const char *n = role ? "churner" : "stormer";
 
-			printf(" %s_got=%.4f %s_lock=%.4f %s_rlock=%.4f %s_wait=%.4f",
-			       n, got / o, n, lk / o, n, rl / o, n, ct / o);
+			printf(" %s_got=%.4f %s_lock=%.4f %s_rlock=%.4f %s_wait=%.4f"
+			       " %s_hintrmw=%.4f", n, got / o, n, lk / o, n, rl / o,
+			       n, ct / o, n, rmw / o);
 		}
 		printf(" moves_per_us=%.3f",
 		       r.stats[0].remote_lock / (r.elapsed[0] / 1e3));
