@@ -3,14 +3,16 @@
 """Run pcpu_freelist_mt for several versions of percpu_freelist.c, interleaved.
 
 usage: mt_run.py [--reps N] [--ms MS] [--threads N] [--cases 'SCENARIO:POSSIBLE ...']
-                 [--json F] NAME=BINARY...
+                 [--tally] [--json F] NAME=BINARY...
 
 The first NAME is the reference (normally base). Each repetition runs every
 case once per version, in an order that rotates from one repetition to the
 next, so that drift on a busy machine hits every version alike. Prints, per
 case and version, the median ns per op, the range over the repetitions, and
 the ratio of the medians to the reference. A storm case has two rows: the
-stormer's pops and the churners' cycles.
+stormer's pops and the churners' cycles. --tally (binaries of the tally
+build, pcpu_freelist_mtt): also a table of the medians of the counters a
+storm case prints, per op of each role.
 """
 import argparse
 import json
@@ -44,7 +46,9 @@ def run(binary, case, ms, threads):
     if p.returncode:
         sys.exit(f"mt_run.py: {' '.join(args)}: {p.stderr.strip() or p.returncode}")
     fields = dict(f.split("=") for f in p.stdout.split())
-    return {field: float(fields[field]) for _, field in rows(case)}, fields["rt"] == "1"
+    rt = fields.pop("rt") == "1"
+    fields.pop("threads", None)
+    return {k: float(v) for k, v in fields.items()}, rt
 
 
 def main():
@@ -53,6 +57,7 @@ def main():
     ap.add_argument("--ms", type=int, default=200)
     ap.add_argument("--threads", type=int, help="threads (default: one per online CPU)")
     ap.add_argument("--cases", default=DEFAULT_CASES)
+    ap.add_argument("--tally", action="store_true")
     ap.add_argument("--json")
     ap.add_argument("versions", nargs="+", metavar="NAME=BINARY")
     a = ap.parse_args()
@@ -68,6 +73,7 @@ def main():
 
     threads = ["--threads", str(a.threads)] if a.threads else []
     ns = {(r, n): [] for c in cases for r, _ in rows(c) for n, _ in versions}
+    tally = {}  # (case, field, version): values
     rt = True
     for rep in range(a.reps):
         print(f"repetition {rep + 1}/{a.reps}", file=sys.stderr, flush=True)
@@ -76,7 +82,10 @@ def main():
             for name, binary in versions[k:] + versions[:k]:
                 values, got_rt = run(binary, c, a.ms, threads)
                 for r, field in rows(c):
-                    ns[(r, name)].append(values[field])
+                    ns[(r, name)].append(values.pop(field))
+                for field, v in values.items():
+                    if field != "ns":
+                        tally.setdefault((":".join(c), field, name), []).append(v)
                 # Stay well within the kernel's real-time budget (95% of
                 # each second): a throttled worker would stall mid-run.
                 time.sleep(a.ms / 1000 / 2)
@@ -100,11 +109,22 @@ def main():
                 cell += f" x{med / base:.2f}"
             cells.append(cell)
         print(f"{c:32}" + "".join(f"{x:>30}" for x in cells))
+    if a.tally and tally:
+        print(f"\ncounters per op (tally build), median of {a.reps}: got = pops that "
+              "returned a node, lock = locks, rlock = locks of another CPU's head, "
+              "wait = locks that had to wait, hintrmw = atomic RMWs of the hint (bitops, "
+              "cmpxchg); moves_per_us = the stormer's rlocks per us")
+        print(f"{'case counter':32}" + "".join(f"{n:>14}" for n, _ in versions))
+        for key in dict.fromkeys((c, f) for c, f, _ in tally):
+            cells = [statistics.median(tally.get((*key, n), [float("nan")]))
+                     for n, _ in versions]
+            print(f"{key[0] + ' ' + key[1]:32}" + "".join(f"{x:>14.3f}" for x in cells))
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"reps": a.reps, "ms": a.ms, "rt": rt,
                        "versions": [n for n, _ in versions],
-                       "ns": {f"{c}/{n}": v for (c, n), v in ns.items()}},
+                       "ns": {f"{c}/{n}": v for (c, n), v in ns.items()},
+                       "tally": {f"{c}/{f}/{n}": v for (c, f, n), v in tally.items()}},
                       f, indent=1)
 
 

@@ -22,6 +22,12 @@
 // an op is a pop+push pair (own, ownflip, a churner's cycle), a pop
 // (exhausted, the stormer) or a hand-off.
 //
+// Built with PCPU_SHIM_TALLY (pcpu_freelist_mtt), the native run also prints,
+// per op of a storm's roles, the pops that got a node (stormer) or none
+// (churner), the locks, the locks of another CPU's head, and the locks that
+// had to wait; and the stormer's remote locks per microsecond (the rate at
+// which the node moves between the two roles).
+//
 // Built with PCPU_SHIM_COUNT (pcpu_freelist_sim), the same scenarios run in
 // one thread that plays N CPUs in turn, in virtual time: each step lasts what
 // its counted events cost (--costs), so the interleaving follows the model.
@@ -56,6 +62,7 @@ enum class Sc { Own, OwnFlip, Exhausted, Handoff, Storm };
 struct Config {
 	Sc sc;
 	unsigned int hold = 0;	// storm: pause loops a churner holds its node
+	bool robbable = false;	// simulation: a churner's pop and push are two steps
 	unsigned int possible;
 	unsigned int threads;
 };
@@ -184,6 +191,9 @@ struct Ring {
 	alignas(64) std::atomic<unsigned long> tail{0};
 };
 
+// PCPU_SHIM_TALLY: pops of this thread that returned a node.
+[[maybe_unused]] thread_local unsigned long pops_got;
+
 // One step of CPU t; returns the ops it completed (0 or 1). Natively a
 // churner's cycle is pop, hold (spun), push; in the simulation one step
 // pushes the held node and pops at once, and the hold is virtual time.
@@ -234,8 +244,27 @@ unsigned int step(const Config &c, List &l, Ring &ring, Cpu &cpu,
 	case Sc::Storm:
 		if (t == 0) {
 			n = pcpu_freelist_pop(fl);
-			if (n)
+			if (n) {
 				pcpu_freelist_push(fl, n);
+#ifdef PCPU_SHIM_TALLY
+				pops_got++;
+#endif
+			}
+			return 1;
+		}
+		if (!native && c.robbable) {
+			// --robbable: the pop, then the hold (virtual time), then
+			// the push are steps of their own, as natively: the
+			// stormer can take the node while it is on the head
+			if (!cpu.popped) {
+				cpu.held = pcpu_freelist_pop(fl);
+				cpu.popped = true;
+				return 0;
+			}
+			if (cpu.held)
+				pcpu_freelist_push(fl, cpu.held);
+			cpu.held = nullptr;
+			cpu.popped = false;
 			return 1;
 		}
 		if (!native) {
@@ -252,6 +281,9 @@ unsigned int step(const Config &c, List &l, Ring &ring, Cpu &cpu,
 		if (!cpu.popped) {
 			cpu.held = pcpu_freelist_pop(fl);
 			cpu.popped = true;
+#ifdef PCPU_SHIM_TALLY
+			pops_got += cpu.held != nullptr;
+#endif
 			pause_loops(c.hold);
 		}
 		if (cpu.held)
@@ -276,6 +308,8 @@ struct Run {
 	double deadline = 0;
 	std::vector<unsigned long> ops;
 	std::vector<double> elapsed;
+	std::vector<struct pcpu_shim_stats> stats;	// of the timed loop
+	std::vector<unsigned long> got;
 	bool rt = false;
 };
 
@@ -310,6 +344,8 @@ void thread_main(Run &r, unsigned int t)
 		;
 	double start = now_ns(), end = r.deadline;
 	unsigned long ops = 0;
+	struct pcpu_shim_stats before = pcpu_shim_stats;
+	unsigned long got_before = pops_got;
 
 	for (;;) {
 		for (int i = 0; i < 64; i++)
@@ -319,6 +355,12 @@ void thread_main(Run &r, unsigned int t)
 	}
 	r.ops[t] = ops;
 	r.elapsed[t] = now_ns() - start;
+	r.stats[t] = pcpu_shim_stats;
+	r.stats[t].lock_acquired -= before.lock_acquired;
+	r.stats[t].remote_lock -= before.remote_lock;
+	r.stats[t].contended -= before.contended;
+	r.stats[t].shared_rmw -= before.shared_rmw;
+	r.got[t] = pops_got - got_before;
 }
 
 bool rt_available()
@@ -345,6 +387,8 @@ int run_native(Config c, std::vector<int> cpus, unsigned long ms)
 	r.rt = rt_available();
 	r.ops.assign(c.threads, 0);
 	r.elapsed.assign(c.threads, 0);
+	r.stats.assign(c.threads, pcpu_shim_stats);
+	r.got.assign(c.threads, 0);
 
 	List list(nodes_of(c));
 
@@ -392,6 +436,31 @@ int run_native(Config c, std::vector<int> cpus, unsigned long ms)
 	if (c.sc == Sc::Storm)
 		printf(" ns_stormer=%.2f ns_churner=%.2f", ns_of(0, 1),
 		       ns_of(1, c.threads));
+#ifdef PCPU_SHIM_TALLY
+	if (c.sc == Sc::Storm) {
+		// per op of each role: pops with a node, locks, remote, waited
+		for (unsigned int role = 0; role < 2; role++) {
+			unsigned int from = role ? 1 : 0, to = role ? c.threads : 1;
+			double o = 0, got = 0, lk = 0, rl = 0, ct = 0, rmw = 0;
+
+			for (unsigned int t = from; t < to; t++) {
+				o += r.ops[t];
+				got += r.got[t];
+				lk += r.stats[t].lock_acquired;
+				rl += r.stats[t].remote_lock;
+				ct += r.stats[t].contended;
+				rmw += r.stats[t].shared_rmw;
+			}
+			const char *n = role ? "churner" : "stormer";
+
+			printf(" %s_got=%.4f %s_lock=%.4f %s_rlock=%.4f %s_wait=%.4f"
+			       " %s_hintrmw=%.4f", n, got / o, n, lk / o, n, rl / o,
+			       n, ct / o, n, rmw / o);
+		}
+		printf(" moves_per_us=%.3f",
+		       r.stats[0].remote_lock / (r.elapsed[0] / 1e3));
+	}
+#endif
 	printf(" threads=%u rt=%d\n", c.threads, r.rt);
 	return 0;
 }
@@ -584,7 +653,10 @@ int run_sim(Config c, const Costs &k, double warm_ms, double vms,
 		// churner's pop or push step), the events, and a churner's hold
 		double dt = pair_fixed + cost_of(k, d);
 
-		if (c.sc == Sc::Storm && t > 0)
+		if (c.sc == Sc::Storm && t > 0 && c.robbable)
+			dt -= pair_fixed / 2;	// half of a pair per step
+
+		if (c.sc == Sc::Storm && t > 0 && (!c.robbable || cpus[t].popped))
 			dt += c.hold * k.pause;
 		if (c.sc == Sc::Handoff && !done && d.lock_acquired == 0)
 			dt = std::max(dt, 5.0);	// polling an empty ring
@@ -635,7 +707,8 @@ void usage(FILE *f)
 		"usage: pcpu_freelist_mt [-t MS] [--threads N] SCENARIO POSSIBLE_CPUS\n"
 		"       pcpu_freelist_mt calibrate\n"
 		"       pcpu_freelist_sim [--costs LOCK,PAIR,CLEAN,PAUSE,MISS_READ,MISS_RMW]\n"
-		"                         [--warm MS] [--vms MS] [--jiffy-us US] --threads N SCENARIO POSSIBLE_CPUS\n"
+		"                         [--warm MS] [--vms MS] [--jiffy-us US] [--robbable]\n"
+		"                         --threads N SCENARIO POSSIBLE_CPUS\n"
 		"scenarios: own ownflip exhausted handoff storm:H\n");
 }
 
@@ -648,6 +721,7 @@ int main(int argc, char **argv)
 	std::vector<std::string> args;
 	std::string costs = "5,10,2,3,50,60";
 	double vms = 0.4, warm_ms = 0.08, jiffy_us = 1000;
+	bool robbable = false;
 
 	for (int i = 1; i < argc; i++) {
 		std::string a = argv[i];
@@ -668,6 +742,8 @@ int main(int argc, char **argv)
 			warm_ms = atof(val());
 		else if (a == "--jiffy-us")
 			jiffy_us = atof(val());
+		else if (a == "--robbable")
+			robbable = true;
 		else if (a == "-h" || a == "--help")
 			return usage(stdout), 0;
 		else
@@ -684,6 +760,7 @@ int main(int argc, char **argv)
 
 	c.sc = parse_scenario(args[0], &c.hold);
 	c.possible = parse(args[1].c_str(), "possible CPU count", 1, NR_CPUS);
+	c.robbable = robbable;
 #ifdef PCPU_SHIM_COUNT
 	(void)ms;
 	if (!threads)

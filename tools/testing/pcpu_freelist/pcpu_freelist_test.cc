@@ -780,8 +780,22 @@ Freelist *hint_fl;
 unsigned long hint_violations;
 std::string hint_first_violation;
 
-void check_hint_bitop(long nr, const volatile unsigned long *)
+// The word of a summary of the hint (v3 since run 4), or nullptr.
+template <typename T>
+auto summary_word(T *fl) -> decltype(&fl->summary->groups)
 {
+	return &fl->summary->groups;
+}
+[[maybe_unused]] const volatile unsigned long *summary_word(...)
+{
+	return nullptr;
+}
+
+void check_hint_bitop(long nr, const volatile unsigned long *addr)
+{
+	// a summary bit covers words of bits of many heads: no lock of its own
+	if (addr == summary_word(hint_fl->fl()))
+		return;
 	if (nr >= 0 && nr < (long)hint_fl->ncpus() &&
 	    pcpu_shim_holds(hint_fl->cpu_lock(nr)))
 		return;
@@ -855,6 +869,83 @@ TEST_P(PerCpuCount, HintBitsWrittenOnlyUnderTheirHeadLock)
 	}
 	pcpu_shim_bitop_hook = nullptr;
 	EXPECT_EQ(hint_violations, 0u) << hint_first_violation;
+}
+
+// The summary of the hint (a bit per group of its words): a scan that read a
+// group's words zero clears the group's bit. A push on CPU k right before
+// that clear (the push sets k's bit, reads the group's bit still set, and
+// leaves it) must stay findable: the clearer reads the words again after its
+// clear and sets the bit again. A pop on CPU m while the group's bit is clear
+// (between the clear and the setting again) must find the node too: the clear
+// is under way (odd ->clears), so the pop does not trust the summary.
+namespace {
+struct SummaryRace {
+	Freelist *f;
+	const volatile unsigned long *word;
+	unsigned int k, c, m, phase;
+	Elem *node, *in_window;
+} race;
+
+void summary_race_bitop(long nr, const volatile unsigned long *addr)
+{
+	bool set;
+
+	if (addr != race.word)
+		return;
+	set = (__atomic_load_n(addr + BIT_WORD(nr), __ATOMIC_RELAXED) >>
+	       (nr % BITS_PER_LONG)) & 1;
+	if (race.phase == 0 && set) {
+		// the clearer's clear_bit(), about to clear: a push on k
+		race.phase = 1;
+		race.f->push(race.k, race.node);
+		pcpu_shim_cpu = race.c;
+	} else if (race.phase == 1 && !set) {
+		// the clearer sets the bit again: a pop on m meanwhile
+		race.phase = 2;
+		race.in_window = race.f->pop(race.m);
+		if (race.in_window)
+			race.f->push(race.k, race.in_window);
+		pcpu_shim_cpu = race.c;
+	}
+}
+} // namespace
+
+TEST_P(PerCpuCount, SummaryClearRacingAPushAndAPop)
+{
+	const unsigned int n = GetParam();
+	Freelist f(n, 2);
+
+	if (!summary_word(f.fl()))
+		GTEST_SKIP() << "no summary of the hint in this version";
+	if (n < 2)
+		return;
+	race = { &f, summary_word(f.fl()), n - 1, 0, n / 2 == n - 1 ? 0 : n / 2,
+		 0, f.elem(1), nullptr };
+	// k's bit stale: its head emptied by its own pop; idle heads age out
+	f.push(race.k, f.elem(0));
+	ASSERT_EQ(f.pop(race.k), f.elem(0));
+	pcpu_shim_bitop_hook = summary_race_bitop;
+	pcpu_shim_jiffies = 1000;
+	for (int tick = 0; tick < 8 && race.phase == 0; tick++) {
+		pcpu_shim_jiffies++;
+		// a pop that overlaps the push may take the node or not
+		if (Elem *e = f.pop(race.c)) {
+			ASSERT_EQ(e, race.node);
+			f.push(race.k, e);
+		}
+	}
+	pcpu_shim_bitop_hook = nullptr;
+	ASSERT_GE(race.phase, 1u) << "no scan cleared the summary bit of an "
+				     "idle group";
+	EXPECT_EQ(f.pop(race.m), race.node)
+		<< "node pushed on cpu " << race.k << " of " << n
+		<< " right before a clear of its summary bit: lost to cpu "
+		<< race.m;
+	EXPECT_EQ(race.phase, 2u) << "the clearer did not set the bit again";
+	EXPECT_EQ(race.in_window, race.node)
+		<< "pop on cpu " << race.m << " of " << n
+		<< " while a summary bit was being cleared missed the node on cpu "
+		<< race.k;
 }
 
 // A push whose own head cannot be taken puts the node on another head (or in

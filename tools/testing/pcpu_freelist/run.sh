@@ -41,6 +41,9 @@
 #   PFL_MT_REPS           mt: interleaved repetitions (default 10)
 #   PFL_MT_MS             mt: milliseconds per run    (default 200)
 #   PFL_MT_CASES          mt: 'WORKLOAD:POSSIBLE[:NODES] ...' (default: mt_run.py's)
+#   PFL_MT_TALLY          mt: 1 = the tally build (pcpu_freelist_mtt): also the
+#                         storm roles' counters per op (pops with a node, locks,
+#                         remote locks, locks that waited)
 #   PFL_OBJ               build products           (default $BASE_CACHE/obj/pcpu_freelist)
 # Build products live only under $PFL_OBJ, in directories named after a hash
 # of the tested file contents, so identical versions are built once.
@@ -221,7 +224,11 @@ version_dir() {
 }
 
 run_mt() {
-	local name src bin args=() threads=()
+	local name src bin args=() threads=() mt=mt tally=
+
+	if [ "${PFL_MT_TALLY:-0}" = 1 ]; then
+		mt=mtt tally=1
+	fi
 
 	if [ "${1:-}" = --threads ]; then
 		threads=(--threads "$2")
@@ -230,12 +237,13 @@ run_mt() {
 	(($#)) || set -- base series
 	for name in "$@"; do
 		src=$(version_dir "$name") || exit 2
-		bin=$(build "$src" plain mt) || { FAILED+=("mt: build $name"); return; }
+		bin=$(build "$src" plain "$mt") || { FAILED+=("mt: build $name"); return; }
 		args+=("$name=$bin")
 	done
 	mkdir -p "$OBJ/mt"
 	python3 "$HERE/mt_run.py" --reps "${PFL_MT_REPS:-10}" --ms "${PFL_MT_MS:-200}" "${threads[@]}" \
-		${PFL_MT_CASES:+--cases "$PFL_MT_CASES"} --json "$OBJ/mt/results.json" "${args[@]}" ||
+		${PFL_MT_CASES:+--cases "$PFL_MT_CASES"} ${tally:+--tally} \
+		--json "$OBJ/mt/results.json" "${args[@]}" ||
 		FAILED+=("mt")
 }
 

@@ -17,6 +17,7 @@ __thread void (*pcpu_shim_after_unlock)(void *lock);
 void (*pcpu_shim_bitop_hook)(long nr, const volatile unsigned long *addr);
 int (*pcpu_shim_res_lock_fail)(rqspinlock_t *lock);
 unsigned long pcpu_shim_jiffies;
+uintptr_t pcpu_shim_pcpu_base, pcpu_shim_pcpu_end;
 
 int pcpu_shim_set_nr_cpus(unsigned int n)
 {
@@ -69,6 +70,8 @@ void *pcpu_shim_alloc(size_t size)
 	if (p) {
 		memset(p, 0, nr_cpu_ids * PCPU_SHIM_UNIT);
 		pcpu_allocs[nr_pcpu_allocs++ % 64].base = p;
+		pcpu_shim_pcpu_base = (uintptr_t)p;
+		pcpu_shim_pcpu_end = (uintptr_t)p + nr_cpu_ids * PCPU_SHIM_UNIT;
 	}
 	return p;
 }

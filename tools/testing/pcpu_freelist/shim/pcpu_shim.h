@@ -56,6 +56,8 @@ struct pcpu_shim_stats {
 	unsigned long miss_rmw;		/* RMWs/writes of lines another CPU wrote or read */
 	unsigned long hint_miss_read;	/* the same two, on the hint's lines */
 	unsigned long hint_miss_rmw;
+	/* PCPU_SHIM_TALLY (native, pcpu_freelist_mtt) only */
+	unsigned long contended;	/* locks that had to wait */
 };
 extern __thread struct pcpu_shim_stats pcpu_shim_stats;
 
@@ -127,6 +129,13 @@ typedef struct {
 void pcpu_shim_lock_slow(int *locked);
 void pcpu_shim_count_lock(const void *lock);
 
+/*
+ * PCPU_SHIM_TALLY: the native run counts remote-head locks cheaply, by the
+ * address range of the (last) percpu allocation.
+ */
+extern uintptr_t pcpu_shim_pcpu_base, pcpu_shim_pcpu_end;
+#define PCPU_SHIM_UNIT		4096UL	/* see percpu, below */
+
 /* a lock was taken: count it (and classify it, and track it) */
 static inline void pcpu_shim_locked(void *l)
 {
@@ -134,6 +143,13 @@ static inline void pcpu_shim_locked(void *l)
 	pcpu_shim_track(l, true);
 #ifdef PCPU_SHIM_COUNT
 	pcpu_shim_count_lock(l);
+#endif
+#ifdef PCPU_SHIM_TALLY
+	if ((uintptr_t)l >= pcpu_shim_pcpu_base &&
+	    (uintptr_t)l < pcpu_shim_pcpu_end &&
+	    ((uintptr_t)l - pcpu_shim_pcpu_base) / PCPU_SHIM_UNIT !=
+	    (uintptr_t)pcpu_shim_cpu)
+		pcpu_shim_stats.remote_lock++;
 #endif
 }
 extern __thread void (*pcpu_shim_after_unlock)(void *lock);
@@ -154,10 +170,18 @@ static inline bool raw_spin_trylock(raw_spinlock_t *l)
 	return true;
 }
 
+#ifdef PCPU_SHIM_TALLY
+#define pcpu_shim_tally_contended()	((void)pcpu_shim_stats.contended++)
+#else
+#define pcpu_shim_tally_contended()	((void)0)
+#endif
+
 static inline void raw_spin_lock(raw_spinlock_t *l)
 {
-	if (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+	if (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)) {
+		pcpu_shim_tally_contended();
 		pcpu_shim_lock_slow(&l->locked);
+	}
 	pcpu_shim_locked(l);
 }
 
@@ -199,6 +223,33 @@ static inline void clear_bit(long nr, volatile unsigned long *addr)
 	__atomic_fetch_and(addr + BIT_WORD(nr), ~BIT_MASK(nr), __ATOMIC_RELAXED);
 }
 
+/*
+ * Barriers and cmpxchg() (the hint's summary in v3), where tools/include
+ * has none: a cmpxchg() is counted and classified as the bitops are.
+ */
+#ifndef smp_rmb
+#define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#endif
+#ifndef smp_mb__after_atomic
+#define smp_mb__after_atomic()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
+#ifndef smp_store_release
+#define smp_store_release(p, v) do {					\
+	pcpu_shim_count((p), PCPU_SHIM_WRITE);				\
+	__atomic_store_n((p), (v), __ATOMIC_RELEASE);			\
+} while (0)
+#endif
+#undef cmpxchg
+#define cmpxchg(p, o, n) ({						\
+	__typeof__(*(p)) __pcpu_old = (o);				\
+									\
+	pcpu_shim_stats.shared_rmw++;					\
+	pcpu_shim_count((p), PCPU_SHIM_HINT_RMW);			\
+	__atomic_compare_exchange_n((p), &__pcpu_old, (n), false,	\
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
+	__pcpu_old;							\
+})
+
 /* cpumask of the possible cpus, and the wrapped walk the base uses */
 struct cpumask {
 	unsigned long bits[BITS_TO_LONGS(NR_CPUS)];
@@ -224,7 +275,6 @@ unsigned int pcpu_shim_next_wrap(const struct cpumask *m, unsigned int start,
  * percpu: one zeroed block of nr_cpu_ids page-strided units, like the units of
  * a real percpu chunk: no two CPUs' copies ever share a line or a page.
  */
-#define PCPU_SHIM_UNIT		4096UL
 #define __percpu
 void *pcpu_shim_alloc(size_t size);
 #define alloc_percpu(type)	((type __percpu *)pcpu_shim_alloc(sizeof(type)))

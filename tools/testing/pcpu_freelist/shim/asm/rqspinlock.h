@@ -34,7 +34,8 @@ static inline int raw_res_spin_lock(rqspinlock_t *l)
 		return err;
 	}
 	if (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE) &&
-	    (err = pcpu_shim_res_lock_slow(&l->locked))) {
+	    (pcpu_shim_tally_contended(),
+	     (err = pcpu_shim_res_lock_slow(&l->locked)))) {
 		pcpu_shim_stats.trylock_failed++;
 		return err;
 	}
