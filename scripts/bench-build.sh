@@ -70,6 +70,14 @@ fi
 kernel_opts=(-c "$config")
 [[ ${targets[*]} == bench ]] || kernel_opts+=(-o)
 kernel=$("$LAB_ROOT/scripts/kernel.sh" "${kernel_opts[@]}" "$commit")
+# The BTF the BPF programs compile against (vmlinux.h, the kfuncs' prototypes): the kernel's own,
+# or, for check-debug's suites where the base says so (DEBUG_SELFTESTS_BTF=regress), the regress
+# kernel's of the same commit: a superset, with the kfuncs of subsystems that the tinyconfig-based
+# debug kernel leaves out. Only the tests check-debug runs load their programs there.
+btf=$kernel/vmlinux
+if [[ $config == debug && $DEBUG_SELFTESTS_BTF == regress ]]; then
+	btf=$("$LAB_ROOT/scripts/kernel.sh" -c regress "$commit")/vmlinux
+fi
 lock_build_src
 if [[ $src != "$BUILD_SRC" ]] && ! git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
 	rm -rf "$src"
@@ -94,8 +102,15 @@ if [[ $src != "$BUILD_SRC" ]]; then
 fi
 mkdir -p "$obj"
 log=$BASE_CACHE/obj/selftests-${config}-build.log
+# make remakes vmlinux.h only when VMLINUX_BTF is newer than it: another kernel's older vmlinux
+# (the regress kernel's, say) must replace it too.
+btf_stamp=$obj/.vmlinux-btf
+if [[ $(cat "$btf_stamp" 2>/dev/null) != "$btf" ]]; then
+	rm -f "$obj/tools/include/vmlinux.h"
+	echo "$btf" >"$btf_stamp"
+fi
 build() {
-	lab_make -C "$selftests" -j"$JOBS" "${make_args[@]}" VMLINUX_BTF="$kernel/vmlinux" \
+	lab_make -C "$selftests" -j"$JOBS" "${make_args[@]}" VMLINUX_BTF="$btf" \
 		"${targets[@]}" >"$log" 2>&1
 }
 if ! step "building ${targets[*]} at $(git -C "$TREE" log -1 --format='%h %s' "$commit") (log: $log)" build; then

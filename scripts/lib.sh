@@ -28,7 +28,7 @@ BASE_CONFIG=$LAB_ROOT/config/$BASE
 # git format-patch writes its series (SUBJECT_PREFIX, and BASE_COMMIT_TRAILER=1 for a base-commit:
 # trailer, which b4 reads). The others are optional; their defaults:
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
-SELFTESTS_LLVM='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent SUBJECT_PREFIX=PATCH BASE_COMMIT_TRAILER=0
+SELFTESTS_LLVM='' DEBUG_SELFTESTS_BTF='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent SUBJECT_PREFIX=PATCH BASE_COMMIT_TRAILER=0
 # shellcheck source=/dev/null # the base's own file
 . "$BASE_CONFIG/base.conf"
 for _lab_conf in possible-cpus.conf toolchain.conf series.conf; do
