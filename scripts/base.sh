@@ -3,8 +3,9 @@
 # into the cache (config/<base>/base.conf: package, version, and the archive suite serving it).
 # apt gets a private configuration in the cache ($LAB_CACHE/apt/<hash of the source line>): its
 # own sources.list, lists and package cache, so the machine's apt sources and its installed
-# packages are never touched. apt verifies the suite's Release file against the archive keyring of the source line
-# and the .deb against the Release's hashes; dpkg-deb -x unpacks it without installing it.
+# packages are never touched. apt verifies the suite's Release file against the archive keyring
+# of the source line and the .deb against the Release's hashes; dpkg-deb -x unpacks it without
+# installing it.
 #   ALLOW_BASE_VERSION=1  take the newest version the suite serves when the pinned one is gone
 #                         (lib.sh then names the base after it; make tree names a patch that fails).
 set -euo pipefail

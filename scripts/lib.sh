@@ -24,11 +24,14 @@ BASE_CONFIG=$LAB_ROOT/config/$BASE
 # Debian's archive serves it; possible-cpus.conf, how its kernel counts possible CPUs in QEMU
 # (VM_OFFLINE_CPUS); toolchain.conf, the LLVM its selftests need where Debian's clang (14) does
 # not do (SELFTESTS_LLVM for test_progs and the other suites, in make regress and check-debug;
-# BENCH_LLVM for bench); series.conf, how
-# git format-patch writes its series (SUBJECT_PREFIX, and BASE_COMMIT_TRAILER=1 for a base-commit:
-# trailer, which b4 reads). The others are optional; their defaults:
+# BENCH_LLVM for bench) and, with DEBUG_SELFTESTS_BTF=regress, that check-debug's suites compile
+# against the regress kernel's BTF; series.conf, how git format-patch writes its series
+# (SUBJECT_PREFIX, and BASE_COMMIT_TRAILER=1 for a base-commit: trailer, which b4 reads). The
+# others are optional; their defaults:
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
-SELFTESTS_LLVM='' DEBUG_SELFTESTS_BTF='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent SUBJECT_PREFIX=PATCH BASE_COMMIT_TRAILER=0
+SELFTESTS_LLVM='' DEBUG_SELFTESTS_BTF='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent
+# shellcheck disable=SC2034 # read by the scripts that source lib.sh
+SUBJECT_PREFIX=PATCH BASE_COMMIT_TRAILER=0
 # shellcheck source=/dev/null # the base's own file
 . "$BASE_CONFIG/base.conf"
 for _lab_conf in possible-cpus.conf toolchain.conf series.conf; do
