@@ -25,7 +25,7 @@ help:
 	@echo "make bench        the main job: build what is missing, run the benchmark suite in the VM"
 	@echo "make check        the tests of the lab and of every base's series, what CI runs (BASE=<base>: that base only)"
 	@echo "make check-unit   the unit tests: no kernel, no VM, under a minute (CI runs them first)"
-	@echo "make check-slow   the hours-long tests: CI's share of make regress on every base"
+	@echo "make check-slow   the hours-long tests: CI's share of make regress, and the lines marked slow (LTS kernels)"
 	@echo "make host-bench   run the host-safe benchmarks on the host kernel (smoke test)"
 	@echo "make tree         materialize the kernel git tree: base commit + patches/ (git am)"
 	@echo "make series       regenerate patches/ from the tree (git format-patch)"
@@ -68,7 +68,8 @@ bench: tree
 host-bench: tree
 	@$(S)/bench.sh -H
 
-# The tiers (tests/<tier>/): unit, lab, series, vm (make check), regress (make check-slow).
+# The tiers (tests/<tier>/): unit, lab, series, vm (make check), regress and the lines of
+# config/<base>/tests marked slow (make check-slow).
 # TESTS: globs of test names (scripts/check.sh -a); scripts/check.sh -l lists them.
 check_select = $(if $(TESTS),-a "$(TESTS)")
 
@@ -79,7 +80,7 @@ check-unit:
 	@$(S)/check.sh -t unit $(check_select)
 
 check-slow: deps
-	@$(S)/check.sh -t regress $(check_select)
+	@$(S)/check.sh -t regress,slow $(check_select)
 
 compare: tree
 	@scripts/compare/compare.sh

@@ -6,10 +6,12 @@
 # A test gets the timeout of its tier's settings file (timeout=N); on timeout, or when it ends, its
 # process group is killed: nothing it started outlives it.
 # The unit tier (tests/unit/) runs once; the tests of a base are listed in config/<base>/tests, one
-# "tier/name [argument...]" a line, in the order they run, named "<base>/<tier>/<name>".
+# "[slow] tier/name [argument...]" a line, in the order they run, named "<base>/<tier>/<name>".
+# A line marked slow runs only when "slow" is among the tiers (make check-slow), whatever its tier.
 #   scripts/check.sh [-l] [-t TIER,...] [-a GLOB,...] [-b GLOB,...] [NAME...]
 #     -l          list the selected tests instead of running them
-#     -t TIERS    tiers to run: unit lab series vm regress (default: unit,lab,series,vm)
+#     -t TIERS    tiers to run: unit lab series vm regress, and slow: the lines marked slow
+#                 (default: unit,lab,series,vm)
 #     -a GLOBS    run only tests whose name (or the part after the base, or after the tier) matches
 #     -b GLOBS    leave out the tests that match
 #     NAME...     the same as -a NAME,...
@@ -21,13 +23,13 @@ requested_base=${BASE:-}
 usage() {
 	cat <<'USAGE'
 usage: scripts/check.sh [-l] [-t TIER,...] [-a GLOB,...] [-b GLOB,...] [NAME...]
-  -l  list the tests   -t  tiers (unit lab series vm regress; default unit,lab,series,vm)
+  -l  list the tests   -t  tiers (unit lab series vm regress slow; default unit,lab,series,vm)
   -a  run the tests matching a glob   -b  leave out the tests matching a glob
 USAGE
 	exit 0
 }
 
-all_tiers="unit lab series vm regress"
+all_tiers="unit lab series vm regress"	# the directories of tests/
 tiers="unit,lab,series,vm" allow='' deny='' list=0
 while getopts :lt:a:b:h opt; do
 	case $opt in
@@ -46,7 +48,7 @@ for name in "$@"; do
 done
 IFS=, read -ra tiers <<<"$tiers"
 for t in "${tiers[@]}"; do
-	[[ " $all_tiers " == *" $t "* ]] || die "-t $t: no such tier (tiers: $all_tiers)"
+	[[ " $all_tiers slow " == *" $t "* ]] || die "-t $t: no such tier (tiers: $all_tiers slow)"
 done
 selected_tier() {
 	[[ " ${tiers[*]} " == *" $1 "* ]]
@@ -82,15 +84,20 @@ for b in $(lab_bases); do
 	list_file=$LAB_ROOT/config/$b/tests
 	[[ -f $list_file ]] || die "config/$b/tests not found (the tests of base $b, one tier/name a line)"
 	while read -r test args; do
+		tier=${test%%/*}
+		if [[ $test == slow ]]; then
+			read -r test args <<<"$args"
+			tier=slow
+		fi
 		f=$LAB_ROOT/tests/$test.sh
-		[[ $test == */* && " $all_tiers " == *" ${test%%/*} "* ]] || die "config/$b/tests: '$test': expected tier/name"
-		selected_tier "${test%%/*}" || continue
+		[[ $test == */* && " $all_tiers " == *" ${test%%/*} "* ]] || die "config/$b/tests: '$test': expected [slow] tier/name"
+		selected_tier "$tier" || continue
 		[[ -x $f ]] || die "config/$b/tests: '$test': no test tests/$test.sh"
 		add_test "$b/$test" "$f" "$b" "$args"
 	done < <(list_entries "$list_file")
 done
 if [[ -n $allow ]] && ((${#ids[@]} == 0)); then
-	die "no test matches '$allow' in the tiers ${tiers[*]} (scripts/check.sh -l -t ${all_tiers// /,} lists them)"
+	die "no test matches '$allow' in the tiers ${tiers[*]} (scripts/check.sh -l -t ${all_tiers// /,},slow lists them)"
 fi
 if ((list)); then
 	((${#ids[@]} == 0)) || printf '%s\n' "${ids[@]}"
