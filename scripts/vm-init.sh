@@ -2,6 +2,11 @@
 # PID 1 of the lab VM. The host's root is mounted read-only over 9p; this mounts what the benchmarks and
 # selftests need, runs the command from the kernel command line as root, prints its exit status on the
 # console for scripts/vm.sh, and powers off.
+# Anywhere else it would mount over the machine's /tmp and /run: it runs as PID 1 only.
+if (($$ != 1)); then
+	echo "error: scripts/vm-init.sh is the lab VM's init (PID 1), not a command: scripts/vm.sh boots it" >&2
+	exit 2
+fi
 export PATH=/tmp/lab-bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin TERM=dumb
 
 lab_root=$(cd "$(dirname "$0")/.." && pwd)

@@ -46,14 +46,16 @@ if [[ ${1:-} == --run ]]; then
 fi
 
 on_host=0 rounds=3 secs=5 rev_a=$BASE_TAG rev_b=HEAD
-while getopts Hn:d:A:B: opt; do
+while getopts :Hn:d:A:B:h opt; do
 	case $opt in
 	H) on_host=1 ;;
 	n) rounds=$OPTARG ;;
 	d) secs=$OPTARG ;;
 	A) rev_a=$OPTARG ;;
 	B) rev_b=$OPTARG ;;
-	*) die "$usage" ;;
+	h) echo "$usage"; exit 0 ;;
+	:) die "-$OPTARG needs a value ($usage)" ;;
+	*) die "-$OPTARG: no such option ($usage)" ;;
 	esac
 done
 shift $((OPTIND - 1))
