@@ -16,7 +16,8 @@ set -euo pipefail
 
 trials=${TRIALS:-5} clocks=${CLOCKS:-"icount wall"} variants=${VARIANTS:-"base series"}
 possible=${POSSIBLE:-2} duration=${DURATION:-3} name=''
-while getopts n:k:V:P:d:o: opt; do
+usage="usage: compare.sh [-n TRIALS] [-k CLOCKS] [-V VARIANTS] [-P POSSIBLE] [-d S] [-o NAME] [BENCH...]"
+while getopts :n:k:V:P:d:o:h opt; do
 	case $opt in
 	n) trials=$OPTARG ;;
 	k) clocks=$OPTARG ;;
@@ -24,7 +25,9 @@ while getopts n:k:V:P:d:o: opt; do
 	P) possible=$OPTARG ;;
 	d) duration=$OPTARG ;;
 	o) name=$OPTARG ;;
-	*) die "usage: compare.sh [-n TRIALS] [-k CLOCKS] [-V VARIANTS] [-P POSSIBLE] [-d S] [-o NAME] [BENCH...]" ;;
+	h) echo "$usage"; exit 0 ;;
+	:) die "-$OPTARG needs a value ($usage)" ;;
+	*) die "-$OPTARG: no such option ($usage)" ;;
 	esac
 done
 shift $((OPTIND - 1))
