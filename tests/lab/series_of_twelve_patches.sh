@@ -35,8 +35,9 @@ series_of_twelve_patches() {
 	[[ $(git -C "$scratch/twelve-am" rev-list --count "$BASE_TAG..HEAD") == 12 ]] || { echo "apply-series: not 12 commits"; return 1; }
 	LAB_PATCHES=$p12 "$S/mbox.sh" "$scratch/twelve.mbox" >/dev/null
 	[[ $(grep -c '^From 0\{40\} Mon Sep 17' "$scratch/twelve.mbox") == 13 ]] || { echo "mbox: not 13 messages"; return 1; }
-	grep -qxE 'Subject: \[PATCH 0+/12\] twelve synthetic patches' "$scratch/twelve.mbox" ||
-		{ echo "mbox: no cover letter '[PATCH 00/12] twelve synthetic patches'"; return 1; }
+	# the base's subject prefix (series.conf): "PATCH", or "PATCH bpf-next"
+	grep -qxE "Subject: \\[$SUBJECT_PREFIX 0+/12\\] twelve synthetic patches" "$scratch/twelve.mbox" ||
+		{ echo "mbox: no cover letter '[$SUBJECT_PREFIX 00/12] twelve synthetic patches'"; return 1; }
 	scratch_worktree "$scratch/twelve-mbox"
 	git -C "$scratch/twelve-mbox" am -q --empty=drop "$scratch/twelve.mbox"
 	[[ $(git -C "$scratch/twelve-mbox" rev-parse 'HEAD^{tree}') == $(git -C "$scratch/twelve" rev-parse 'HEAD^{tree}') ]] ||

@@ -20,7 +20,7 @@ dev_tree() {
 }
 
 tree_never_loses_work() {
-	local dev=$scratch/dev tp=$scratch/dev-patches out last
+	local dev=$scratch/dev tp=$scratch/dev-patches out last k broken
 	# The kernel of HEAD, built from the lab's own tree: the sparse dev tree below must find it
 	# built, or the build worktree would be made from the sparse tree, without a Makefile.
 	"$S/kernel.sh" HEAD >/dev/null
@@ -56,12 +56,19 @@ tree_never_loses_work() {
 	[[ $(git -C "$dev" log -1 --format=%s) == "lab: a commit of the developer" ]] || { echo "the commit is lost"; return 1; }
 	git -C "$dev" reset -q --hard HEAD^
 
-	# A patch that does not apply (the third): the next run says the same, true thing.
+	# A patch that does not apply (the first after the first that removes a line, so that the
+	# tree is left half applied): the next run says the same, true thing.
+	k=$(i=0; for p in $(patches); do
+		i=$((i + 1))
+		((i > 1)) && grep -q '^-[^-]' "$p" && { echo "$i"; break; }
+	done)
+	[[ -n $k ]] || { echo "no patch after the first removes a line: nothing to make fail"; return 1; }
+	broken=$(patches | sed -n "${k}p")
 	awk '/^@@ / { hunk = 1 } hunk && !done && /^-[^-]/ { $0 = $0 " planted mismatch"; done = 1 } { print }' \
-		"$(patches | sed -n 3p)" >"$tp/$(basename "$(patches | sed -n 3p)")"
-	expect_fail "patch $(basename "$(patches | sed -n 3p)") does not apply" "$S/tree.sh"
-	expect_fail "patch $(basename "$(patches | sed -n 3p)") does not apply" "$S/tree.sh"
-	expect_fail "would delete patches that are not in the tree: $(patches | sed -n '3,$p' | xargs -n1 basename | xargs)" "$S/series.sh"
+		"$broken" >"$tp/$(basename "$broken")"
+	expect_fail "patch $(basename "$broken") does not apply" "$S/tree.sh"
+	expect_fail "patch $(basename "$broken") does not apply" "$S/tree.sh"
+	expect_fail "would delete patches that are not in the tree: $(patches | sed -n "$k,\$p" | xargs -n1 basename | xargs)" "$S/series.sh"
 	[[ $(LAB_PATCHES=$tp bash -c '. "$1/lib.sh"; series_patches' - "$S" | wc -l) == $(patches | wc -l) ]] ||
 		{ echo "series.sh deleted patches"; ls "$tp"; return 1; }
 }
