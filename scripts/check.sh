@@ -8,6 +8,7 @@
 # The unit tier (tests/unit/) runs once; the tests of a base are listed in config/<base>/tests, one
 # "[slow] tier/name [argument...]" a line, in the order they run, named "<base>/<tier>/<name>".
 # A line marked slow runs only when "slow" is among the tiers (make check-slow), whatever its tier.
+# When some tests of a base run and its series/tree does not, series/tree runs first.
 #   scripts/check.sh [-l] [-t TIER,...] [-a GLOB,...] [-b GLOB,...] [NAME...]
 #     -l          list the selected tests instead of running them
 #     -t TIERS    tiers to run: unit lab series vm regress, and slow: the lines marked slow
@@ -82,7 +83,8 @@ fi
 for b in $(lab_bases); do
 	[[ -z $requested_base || $requested_base == "$b" ]] || continue
 	list_file=$LAB_ROOT/config/$b/tests
-	[[ -f $list_file ]] || die "config/$b/tests not found (the tests of base $b, one tier/name a line)"
+	[[ -f $list_file ]] || die "config/$b/tests not found (the tests of base $b, one [slow] tier/name a line)"
+	first=${#ids[@]}
 	while read -r test args; do
 		tier=${test%%/*}
 		if [[ $test == slow ]]; then
@@ -95,6 +97,15 @@ for b in $(lab_bases); do
 		[[ -x $f ]] || die "config/$b/tests: '$test': no test tests/$test.sh"
 		add_test "$b/$test" "$f" "$b" "$args"
 	done < <(list_entries "$list_file")
+	# The tests of a base need its tree (series/tree, first in its list): when some of them run
+	# and it does not (make check-slow, or -a), it runs before them.
+	if ((${#ids[@]} > first)) && [[ ${ids[$first]} != "$b/series/tree" ]] &&
+		list_entries "$list_file" | grep -qx 'series/tree\([[:space:]].*\)\{0,1\}'; then
+		ids=("${ids[@]:0:first}" "$b/series/tree" "${ids[@]:first}")
+		files=("${files[@]:0:first}" "$LAB_ROOT/tests/series/tree.sh" "${files[@]:first}")
+		bases=("${bases[@]:0:first}" "$b" "${bases[@]:first}")
+		targs=("${targs[@]:0:first}" "" "${targs[@]:first}")
+	fi
 done
 if [[ -n $allow ]] && ((${#ids[@]} == 0)); then
 	die "no test matches '$allow' in the tiers ${tiers[*]} (scripts/check.sh -l -t ${all_tiers// /,},slow lists them)"

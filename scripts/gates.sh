@@ -89,20 +89,14 @@ no_new_warnings() {
 # Sourced (by check.sh's tests): the functions only.
 [[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
 
-# tree.sh's own message, once, when it fails.
-"$S/tree.sh" >/dev/null
-mapfile -t patches < <(series_patches "$PATCHES")
-mapfile -t commits < <(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD")
-((${#patches[@]} == ${#commits[@]})) ||
-	die "the tree has ${#commits[@]} commits but $PATCHES_SHOWN/ has ${#patches[@]} patches: run make series or make tree"
-
 usage="usage: scripts/gates.sh [-g checkpatch,builds,w1,sparse] [PATCH_NUMBER...]"
 gates=checkpatch,builds,w1,sparse
 while getopts :g:h opt; do
 	case $opt in
 	g) gates=$OPTARG ;;
 	h) echo "$usage"; exit 0 ;;
-	*) die "$usage" ;;
+	:) die "-$OPTARG needs a value ($usage)" ;;
+	*) die "-$OPTARG: no such option ($usage)" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -113,6 +107,16 @@ done
 wants() {
 	[[ " ${wanted[*]} " == *" $1 "* ]]
 }
+for n in "$@"; do
+	[[ $n =~ ^[1-9][0-9]*$ ]] || die "'$n': expected a patch number ($usage)"
+done
+
+# tree.sh's own message, once, when it fails.
+"$S/tree.sh" >/dev/null
+mapfile -t patches < <(series_patches "$PATCHES")
+mapfile -t commits < <(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD")
+((${#patches[@]} == ${#commits[@]})) ||
+	die "the tree has ${#commits[@]} commits but $PATCHES_SHOWN/ has ${#patches[@]} patches: run make series or make tree"
 
 selected=("$@")
 for i in "${!patches[@]}"; do

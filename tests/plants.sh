@@ -42,7 +42,11 @@ trap 'remove_scratch "$scratch"' EXIT
 first_base() {
 	local b
 	for b in $(lab_bases); do
-		list_entries "$LAB_ROOT/config/$b/tests" | awk '{ print ($1 == "slow" ? $2 : $1) }' | grep -qxF "$1" && { echo "$b"; return; }
+		list_entries "$LAB_ROOT/config/$b/tests" | awk '{ print $1 }' | grep -qxF "$1" && { echo "$b"; return; }
+	done
+	# only marked slow: the first base that runs it in make check-slow
+	for b in $(lab_bases); do
+		list_entries "$LAB_ROOT/config/$b/tests" | awk '$1 == "slow" { print $2 }' | grep -qxF "$1" && { echo "$b"; return; }
 	done
 	return 0
 }
@@ -70,7 +74,7 @@ run_plant() {
 		echo "## $name: $prose"
 		echo "\$ $cmd"
 	} >>"$log"
-	if ! (cd "$copy" && bash -c "$cmd") >>"$log" 2>&1; then
+	if ! (cd "$copy" && bash -c "$cmd") </dev/null >>"$log" 2>&1; then
 		echo "PLANT FAILED: the command exited non-zero" >>"$log"
 		failed=$((failed + 1))
 	elif diff -rq --exclude=.git "$LAB_ROOT" "$copy" >/dev/null 2>&1; then
@@ -78,7 +82,7 @@ run_plant() {
 		failed=$((failed + 1))
 	else
 		echo "\$ ${base:+BASE=$base }scripts/check.sh -t $tier,slow -a $name" >>"$log"
-		out=$(cd "$copy" && env ${base:+BASE=$base} scripts/check.sh -t "$tier,slow" -a "$name" 2>/dev/null) || rc=$?
+		out=$(cd "$copy" && env ${base:+BASE=$base} scripts/check.sh -t "$tier,slow" -a "$name" 2>/dev/null </dev/null) || rc=$?
 		echo "$out" >>"$log"
 		if ((rc != 1)) || ! grep -q '^not ok 1 ' <<<"$out"; then
 			echo "NOT CAUGHT: the test did not fail with its plant (exit status $rc)" >>"$log"
@@ -113,7 +117,8 @@ for tier in "${tier_list[@]}"; do
 		plants=$(awk '
 			function flush() { if (prose != "") print prose "\t" cmd; prose = ""; cmd = "" }
 			/^# Plant: / { flush(); on = 1; prose = substr($0, 10); next }
-			/^# Plant command: / { cmd = substr($0, 18); on = 0; next }
+			/^# Plant command: / { if (cmd != "") flush(); if (prose == "") prose = "(no Plant: line)"
+				cmd = substr($0, 18); on = 0; next }
 			on && /^# / && !/^# shellcheck / { prose = prose " " substr($0, 3); next }
 			{ on = 0 }
 			END { flush() }' "$f")

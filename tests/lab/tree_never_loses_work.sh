@@ -60,7 +60,8 @@ tree_never_loses_work() {
 	# tree is left half applied): the next run says the same, true thing.
 	k=$(i=0; for p in $(patches); do
 		i=$((i + 1))
-		((i > 1)) && grep -q '^-[^-]' "$p" && { echo "$i"; break; }
+		((i > 1)) && awk '/^@@ / { h = 1 } h && /^-[^-]/ { f = 1; exit } END { exit !f }' "$p" &&
+			{ echo "$i"; break; }
 	done)
 	[[ -n $k ]] || { echo "no patch after the first removes a line: nothing to make fail"; return 1; }
 	broken=$(patches | sed -n "${k}p")
