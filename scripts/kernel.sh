@@ -142,9 +142,9 @@ make_regress_config() {
 
 if [[ $(cat "$obj/.lab-config-hash" 2>/dev/null) != "$config_hash" ]]; then
 	if [[ $config == regress ]]; then
-		step "configuring regress kernel (the commit's selftests ${ci_fragments[*]##*/} + ${fragments[*]##*/}, alldefconfig)" make_regress_config
+		step "configuring regress kernel (the commit's selftests ${ci_fragments[*]##*/} + ${fragments[*]#"$LAB_ROOT"/}, alldefconfig)" make_regress_config
 	else
-		step "configuring $config kernel (tinyconfig + ${fragments[*]##*/})" make_config
+		step "configuring $config kernel (tinyconfig + ${fragments[*]#"$LAB_ROOT"/})" make_config
 	fi
 fi
 log=$obj/build.log
