@@ -57,16 +57,19 @@ tree_never_loses_work() {
 	git -C "$dev" reset -q --hard HEAD^
 
 	# A patch that does not apply (the first after the first that removes a line, so that the
-	# tree is left half applied): the next run says the same, true thing.
-	k=$(i=0; for p in $(patches); do
-		i=$((i + 1))
-		((i > 1)) && awk '/^@@ / { h = 1 } h && /^-[^-]/ { f = 1; exit } END { exit !f }' "$p" &&
-			{ echo "$i"; break; }
-	done)
-	[[ -n $k ]] || { echo "no patch after the first removes a line: nothing to make fail"; return 1; }
-	broken=$(patches | sed -n "${k}p")
-	awk '/^@@ / { hunk = 1 } hunk && !done && /^-[^-]/ { $0 = $0 " planted mismatch"; done = 1 } { print }' \
-		"$broken" >"$tp/$(basename "$broken")"
+	# tree is left half applied): the next run says the same, true thing. The mismatch goes into
+	# the first removed line of a hunk; a patch that removes none comes out unchanged.
+	k=0 broken=''
+	for p in $(patches); do
+		k=$((k + 1))
+		((k > 1)) || continue
+		awk '/^@@ / { hunk = 1 } hunk && !done && /^-[^-]/ { $0 = $0 " planted mismatch"; done = 1 } { print }' \
+			"$p" >"$tp/$(basename "$p")"
+		! cmp -s "$p" "$tp/$(basename "$p")" || continue
+		broken=$p
+		break
+	done
+	[[ -n $broken ]] || { echo "no patch after the first removes a line: nothing to make fail"; return 1; }
 	expect_fail "patch $(basename "$broken") does not apply" "$S/tree.sh"
 	expect_fail "patch $(basename "$broken") does not apply" "$S/tree.sh"
 	expect_fail "would delete patches that are not in the tree: $(patches | sed -n "$k,\$p" | xargs -n1 basename | xargs)" "$S/series.sh"
