@@ -13,11 +13,13 @@ The rows, and per base where each finds its value, are config/matrix; the column
 (config/<base>/base.conf). A cell gives the value, the lab commit it was measured at and the file
 that holds it. Measured at: the lab commit the file names itself (evidence records, CI runs), else
 the last commit that changed the file. A cell is "stale" when the series' patches the row depends on
-(`git patch-id --stable` of those of patches/<base>/ that touch the row's paths) differ between that
-commit and now (the working tree); "not measured" when no file holds its evidence.
+(`git patch-id --stable` of those of patches/<base>/ that touch the row's paths, and their commit
+messages for the rows that check them) differ between that commit and now (the working tree);
+"not measured" when no file holds its evidence.
 """
 import argparse
 import csv
+import hashlib
 import os
 import re
 import statistics
@@ -107,7 +109,8 @@ class Repo:
 
     def patch_ids(self, commit, directory, prefixes):
         """The set of patch-ids of the series' patches that touch a path under one of prefixes
-        ('*': all), at commit (None: the working tree); None when there is no such directory."""
+        ('*': all), at commit (None: the working tree); None when there is no such directory.
+        With MESSAGES among prefixes, each id carries a hash of the patch's header and message too."""
         names = self.patch_files(commit, directory)
         if names is None:
             return None
@@ -121,8 +124,15 @@ class Repo:
                 p = subprocess.run(["git", "-C", self.root, "patch-id", "--stable"], input=text,
                                    capture_output=True, text=True)
                 self._pids[key] = p.stdout.split()[0] if p.stdout.strip() else "empty:" + name
-            ids.add(self._pids[key])
+            if MESSAGES in prefixes:
+                message = text.split("\n---\n", 1)[0].encode()
+                ids.add(self._pids[key] + ":" + hashlib.sha1(message).hexdigest())
+            else:
+                ids.add(self._pids[key])
         return ids
+
+
+MESSAGES = "+messages"    # in a row's paths: its cells depend on the commit messages too
 
 
 def touches(patch, prefixes):
@@ -421,7 +431,9 @@ class Matrix:
         lines = ["| evidence | patches it depends on | %s |" % " | ".join(self.bases),
                  "|---|---|" + "---|" * len(self.bases)]
         for n, row in enumerate(self.rows, 1):
-            paths = "all" if "*" in row.paths else "those touching " + ", ".join("`%s`" % p for p in row.paths)
+            paths = "all" if "*" in row.paths else "those touching " + ", ".join(
+                "`%s`" % p for p in row.paths if p != MESSAGES)
+            paths += ", with their messages" if MESSAGES in row.paths else ""
             cells = [self.cell(row, b) for b in self.bases]
             lines.append("| %d. %s | %s | %s |" % (n, row.label, paths, " | ".join(cells)))
         return "\n".join(lines) + "\n"

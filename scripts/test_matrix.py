@@ -56,7 +56,7 @@ class Kernel:
 
 CONFIG = """\
 series-before 6.1 patches
-row gate * the series applies
+row gate *,+messages the series applies
 \t*\tresults/evidence/{base}/gate.log evidence tests/series/applies.sh || timings.md ci_run series/applies
 row speed kernel/ the speed-up
 \t6.1\tresults/icount/trials.csv mean_ratio icount full 64
@@ -261,12 +261,16 @@ class StalenessTest(Fixture):
         self.assertTrue(cells["bench"].startswith("×0.021, %s, " % at[:12]))
         self.assertEqual(cells["gate"], matrix.NOT_MEASURED)
 
-    def test_reworded_patch_is_not_stale(self):
+    def test_reworded_patch_is_stale_only_for_rows_on_messages(self):
         at = self.measure()
+        write(self.lab.root, "results/evidence/6.1/gate.log", "# lab commit: %s\n# exit status: 0\n" % at)
+        self.lab.commit("the record")
+        self.assertTrue(self.cells()["gate"].startswith("✓, %s" % at[:12]))
         git(self.kernel.root, "rebase", "-q", "-x", "git commit -q --amend -m reworded", "base")
         self.kernel.series(self.lab.root, "patches/6.1")
         self.lab.commit("series reworded")
         self.assertTrue(self.cells()["speed"].startswith("×8.35, %s" % at[:12]))
+        self.assertTrue(self.cells()["gate"].startswith("stale, %s" % at[:12]))
 
     def test_changed_code_is_stale_for_the_rows_on_its_paths(self):
         at = self.measure()
@@ -398,12 +402,14 @@ class ConfigTest(unittest.TestCase):
             ("results/evidence/{base}/gate.log", "evidence", "tests/series/applies.sh"),
             ("timings.md", "ci_run", "series/applies")])
         self.assertEqual(rows[1].paths, ["kernel/"])
+        self.assertEqual(rows[0].paths, ["*", "+messages"])
 
     def test_touches(self):
         patch = "diff --git a/kernel/bpf/x.c b/kernel/bpf/x.c\n"
         self.assertTrue(matrix.touches(patch, ["tools/", "kernel/"]))
         self.assertFalse(matrix.touches(patch, ["tools/"]))
         self.assertTrue(matrix.touches(patch, ["*"]))
+        self.assertFalse(matrix.touches(patch, ["+messages"]))
 
 
 if __name__ == "__main__":
