@@ -19,7 +19,7 @@ export REV BENCHS
 unexport CMD
 cmd_quoted = '$(subst ','\'',$(value CMD))'
 
-.PHONY: help deps base tree series kernel bench-build vm bench host-bench check check-unit check-slow compare scaling check-debug gates mbox regress
+.PHONY: help deps base tree series kernel bench-build vm bench host-bench check check-unit check-slow compare scaling check-debug gates mbox regress matrix
 
 help:
 	@echo "make bench        the main job: build what is missing, run the benchmark suite in the VM"
@@ -35,6 +35,7 @@ help:
 	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
 	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host)"
 	@echo "make regress      the kernel's BPF selftests (4 suites) on base and series, CI's config, in the VM (SUITES, TESTS, PLANT, LIMIT)"
+	@echo "make matrix       README's evidence table from the results in the repo (config/matrix; CHECK=1: only check it)"
 	@echo "make deps         install the Debian packages the lab needs"
 	@bases=$$(ls config/*/base.conf | cut -d/ -f2 | sort -V | xargs); \
 	echo "Every target works on one base: BASE=<one of: $$bases> (default: $$(sed -n '/^[^#]/{p;q}' config/default-base); config/<base>/, patches/<base>/)"
@@ -102,3 +103,8 @@ mbox: tree
 # RECORD=1: copy the results to Documentation/results/regress-<base>/
 regress: tree
 	@$(S)/regress.sh $(if $(TESTS),-a "$(TESTS)") $(if $(PLANT),-p "$(PLANT)") $(if $(filter 1,$(RECORD)),-R) $(SUITES)
+
+# README.md's evidence table (between its matrix markers), from config/matrix and the results
+# recorded in the repository; CHECK=1: only check it, one line per cell that differs.
+matrix:
+	@$(S)/matrix.py $(if $(filter 1,$(CHECK)),--check)

@@ -51,9 +51,11 @@ first_base() {
 	return 0
 }
 
-# lab_copy DIR: the lab's files as git sees them (committed, changed and new, not ignored) in DIR.
+# lab_copy DIR: the lab's files as git sees them (committed, changed and new, not ignored) in DIR,
+# with the lab's history (a clone sharing its objects, its index HEAD's) for the tests that read it.
 lab_copy() {
-	mkdir -p "$1"
+	git clone -q --shared --no-checkout "$LAB_ROOT" "$1"
+	git -C "$1" read-tree HEAD
 	# shellcheck disable=SC2016 # the inner sh expands $1
 	(cd "$LAB_ROOT" && git ls-files -z --cached --others --exclude-standard |
 		xargs -0 -I{} sh -c '[ -e "$1" ] && printf "%s\0" "$1" || true' - {} |
