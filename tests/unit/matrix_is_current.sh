@@ -6,7 +6,7 @@
 # Plant command: sed -i 's/| ×8\.33, /| ×8.40, /' README.md
 # Plant: a line of code of 7.3's freelist patch changed: the 7.3 cells measured before it are stale,
 # and the table still gives their numbers.
-# Plant command: sed -i 's/^+\t\t     SMP_CACHE_BYTES);$/+\t\t     L1_CACHE_BYTES);/' patches/7.3/0004-*.patch
+# Plant command: sed -i 's/^+\t\t     SMP_CACHE_BYTES);$/+\t\t     L1_CACHE_BYTES);/' patches/7.3/0008-*.patch
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
