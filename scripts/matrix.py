@@ -330,6 +330,33 @@ def ex_htab_mem(ctx, path, _args):
     return Value("✓ (%d rounds, preallocated %s MiB as expected)" % (len(rounds), expected.group(1)))
 
 
+def ex_htab_mem_vs_upstream(ctx, path, args):
+    """scripts/compare/htab-mem.sh's table: in how many use cases and flavours the op rate of the
+    implementation ARGS (default barrier) is within noise of upstream's ('~' after its ratio)."""
+    impl = args.strip() or "barrier"
+    lines = ctx.read(path).splitlines()
+    heads = [i for i, line in enumerate(lines) if line.startswith("use case ")]
+    if not heads:
+        raise Error("%s: no table of scripts/compare/htab-mem.sh (a 'use case' header line)" % path)
+    impls = re.findall(r"(\S+) k/s", lines[heads[-1]])
+    if impl not in impls or impl == "upstream":
+        raise Error("%s: no column '%s' to compare with upstream's (columns: %s)" % (path, impl, " ".join(impls)))
+    column = [x for x in impls if x != "upstream"].index(impl)
+    rows = [line.split() for line in lines[heads[-1] + 1:] if line.strip()]
+    within, ratios = 0, []
+    for r in rows:
+        marks = [w for w in r if re.fullmatch(r"x[\d.]+(~| n/a)?", w)]
+        if len(marks) <= column:
+            raise Error("%s: row '%s' has no ratio for %s" % (path, " ".join(r[:2]), impl))
+        within += marks[column].endswith("~")
+        ratios.append(marks[column].rstrip("~"))
+    if not rows:
+        raise Error("%s: the table has no rows" % path)
+    sign = "✓" if within == len(rows) else "✗"
+    return Value("%s %d of %d within noise of upstream's (%s: %s)" % (sign, within, len(rows), impl,
+                                                                    " ".join(ratios)))
+
+
 def ex_regress(ctx, path, args):
     words = args.split()
     if not words or set(words[1:]) - {"whole"}:
@@ -370,6 +397,7 @@ def ex_splats(ctx, path, _args):
 
 
 EXTRACTORS = {
+    "htab_mem_vs_upstream": ex_htab_mem_vs_upstream,
     "evidence": ex_evidence,
     "ci_run": ex_ci_run,
     "mean_ratio": ex_mean_ratio,

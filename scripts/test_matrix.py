@@ -187,6 +187,29 @@ Expected preallocated size: 0.63 MiB (8194 elements of 64 bytes)
         with self.assertRaisesRegex(matrix.Error, "no measured htab-mem table"):
             matrix.ex_htab_mem(self.ctx(), "h.md", "")
 
+    VS = ("6.1 series (...)\n"
+          "use case             flavour       barrier k/s    MiB   x upstream     turn k/s    MiB   x upstream"
+          "   upstream k/s    MiB\n"
+          "overwrite            bpf-ma           10.00   1.30       x0.95~       12.00   1.30        x1.14"
+          "          10.50   1.20\n"
+          "add_del_on_diff_cpu  prealloc          2.05   1.30        x1.95        2.50   1.30       x2.38~"
+          "           1.05   1.20\n")
+
+    def test_htab_mem_vs_upstream(self):
+        write(self.lab.root, "t.txt", self.VS)
+        self.assertEqual(matrix.ex_htab_mem_vs_upstream(self.ctx(), "t.txt", "").text,
+                         "✗ 1 of 2 within noise of upstream's (barrier: x0.95 x1.95)")
+        self.assertEqual(matrix.ex_htab_mem_vs_upstream(self.ctx(), "t.txt", "turn").text,
+                         "✗ 1 of 2 within noise of upstream's (turn: x1.14 x2.38)")
+        write(self.lab.root, "t.txt", self.VS.replace("x1.95 ", "x1.95~"))
+        self.assertEqual(matrix.ex_htab_mem_vs_upstream(self.ctx(), "t.txt", "barrier").text,
+                         "✓ 2 of 2 within noise of upstream's (barrier: x0.95 x1.95)")
+        with self.assertRaisesRegex(matrix.Error, "no column 'spin'"):
+            matrix.ex_htab_mem_vs_upstream(self.ctx(), "t.txt", "spin")
+        write(self.lab.root, "t.txt", "nothing\n")
+        with self.assertRaisesRegex(matrix.Error, "no table of scripts/compare/htab-mem.sh"):
+            matrix.ex_htab_mem_vs_upstream(self.ctx(), "t.txt", "")
+
     def test_regress(self):
         summary = "Command: `BASE=6.1 scripts/regress.sh -R`\n\n```\n%s tests pass on the base and not on " \
                   "the series (test_maps, test_progs, test_verifier)\n```\n"
