@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """A cost model of percpu_freelist past the cores of this machine. A MODEL.
 
-usage: mt_model.py simulate --costs FILE [--native MT_JSON] [--json OUT] NAME=SIM_BINARY...
+usage: mt_model.py simulate --costs FILE [--native MT_JSON] [--json OUT] [--robbable]
+                            NAME=SIM_BINARY...
 
 pcpu_freelist_sim (the kernel file under the counting shim) plays N CPUs in
 one thread, in virtual time, and counts per operation of each role: lock
@@ -19,9 +20,10 @@ CPUs, and prices the counts with the per-event costs measured natively here
 (fixed: the pop+push pair's own work, c_pair less its two locks, and a
 churner's hold, H*c_pause; remote_read: clean reads of other CPUs' heads,
 priced as a read of a line of another page; other clean reads are free).
-Not modelled: a pop that finds a node takes it, so a stormer steals
-churners' nodes; the simulated churner frees and takes its node at once
-and is never robbed. jiffy: 1 ms (HZ=1000); an exhausted freelist's heads
+Without --robbable a churner frees and takes its node in one step and is
+never robbed; with it (the storms only), its pop, its hold and its push are
+steps of their own, so a stormer's pop can find the node and take it, as
+natively: a pop that finds a node takes it. jiffy: 1 ms (HZ=1000); an exhausted freelist's heads
 were idle for 4 jiffies first. At 2 CPUs it is compared with the native medians (--native,
 mt_run.py's JSON): the error it states is the model's error here.
 """
@@ -86,17 +88,18 @@ def error_summary(pairs):
     return statistics.median(errs), max(errs)
 
 
-def sim_args(scenario, cpus):
+def sim_args(scenario, cpus, robbable=False):
     # 2 CPUs as the native runs (64 possible); past that, every CPU online
     possible = 64 if cpus == 2 else cpus
     threads = 2 if scenario == "handoff" else cpus
     # virtual ms measured after 0.08 ms of warm-up: fewer past 16 CPUs
     vms = {2: "0.4", 16: "0.2", 64: "0.1"}.get(cpus, "0.05")
-    return ["--vms", vms, "--threads", str(threads), scenario, str(possible)], possible
+    rob = ["--robbable"] if robbable and scenario.startswith("storm:") else []
+    return ["--vms", vms, *rob, "--threads", str(threads), scenario, str(possible)], possible
 
 
-def simulate(binary, costs, scenario, cpus):
-    args, possible = sim_args(scenario, cpus)
+def simulate(binary, costs, scenario, cpus, robbable=False):
+    args, possible = sim_args(scenario, cpus, robbable)
     cost_arg = ",".join(str(costs[k]) for k in COST_KEYS)
     p = subprocess.run([binary, "--costs", cost_arg, *args], capture_output=True,
                        text=True, timeout=600)
@@ -112,6 +115,8 @@ def main():
     ap.add_argument("--native", help="mt_run.py --json output of the native runs")
     ap.add_argument("--json", help="write every count and prediction here")
     ap.add_argument("--cpus", default=" ".join(map(str, CPUS)))
+    ap.add_argument("--robbable", action="store_true",
+                    help="storms: a churner's pop, hold and push are steps of their own")
     ap.add_argument("versions", nargs="+", metavar="NAME=SIM_BINARY")
     a = ap.parse_args()
     with open(a.costs) as f:
@@ -128,7 +133,7 @@ def main():
         for cpus in cpus_list:
             for name, binary in versions:
                 print(f"simulating {name} {scenario} at {cpus} CPUs", file=sys.stderr, flush=True)
-                sim, possible = simulate(binary, costs, scenario, cpus)
+                sim, possible = simulate(binary, costs, scenario, cpus, a.robbable)
                 for role in roles(scenario):
                     if role not in sim:
                         continue

@@ -16,7 +16,8 @@
 #                   the cost model (mt_model.py, a model): events per op simulated at
 #                   2, 16, 64 and 256 CPUs (PFL_SIM_CPUS), priced with the costs in the
 #                   file PFL_COSTS (run.sh calibrate), checked at 2 CPUs against
-#                   PFL_NATIVE (the JSON of run.sh mt)
+#                   PFL_NATIVE (the JSON of run.sh mt); PFL_SIM_ROBBABLE=1: a storm's
+#                   churner can be robbed (its pop, hold and push are steps of their own)
 #   run.sh calibrate
 #                   the per-event costs of this machine, for the model
 #   run.sh plant NAME...
@@ -259,7 +260,8 @@ run_sim() {
 	[ -f "${PFL_COSTS:-}" ] || die "sim: PFL_COSTS=FILE, a file with the line of run.sh calibrate"
 	mkdir -p "$OBJ/sim"
 	python3 "$HERE/mt_model.py" simulate --costs "$PFL_COSTS" ${PFL_NATIVE:+--native "$PFL_NATIVE"} \
-		${PFL_SIM_CPUS:+--cpus "$PFL_SIM_CPUS"} --json "$OBJ/sim/results.json" "${args[@]}" ||
+		${PFL_SIM_CPUS:+--cpus "$PFL_SIM_CPUS"} ${PFL_SIM_ROBBABLE:+--robbable} \
+		--json "$OBJ/sim/results.json" "${args[@]}" ||
 		FAILED+=("sim")
 }
 

@@ -49,6 +49,14 @@ class ModelTest(unittest.TestCase):
         self.assertEqual(args[args.index("--threads") + 1], "2")
         self.assertEqual(possible, 256)
 
+    def test_robbable_is_for_storms_only(self):
+        args, _ = mt_model.sim_args("storm:0", 16, robbable=True)
+        self.assertIn("--robbable", args)
+        args, _ = mt_model.sim_args("exhausted", 16, robbable=True)
+        self.assertNotIn("--robbable", args)
+        args, _ = mt_model.sim_args("storm:0", 16)
+        self.assertNotIn("--robbable", args)
+
 
 if __name__ == "__main__":
     unittest.main()
