@@ -267,6 +267,13 @@ if [[ -n $why ]]; then
 	last_lines 15
 	die "$why"
 fi
+# A signal that reached QEMU and not this script (a background job ignores SIGINT, and so does
+# everything it starts): an interruption, not a VM that failed; the shell's status for it.
+if [[ -z $status ]] && sig=$(sed -n 's/.*terminating on signal \([0-9]*\).*/\1/p' "$run_dir/vm.qemu" 2>/dev/null | head -n1) &&
+	[[ -n $sig ]]; then
+	note "interrupted: QEMU was stopped by signal $sig"
+	exit $((128 + sig))
+fi
 if [[ -z $status ]]; then
 	last_lines 15
 	[[ ! -s $run_dir/vm.qemu ]] || sed 's/^/qemu: /' "$run_dir/vm.qemu" >&2
