@@ -9,8 +9,9 @@ and one final line with mean ± stddev, in the format of its report_final:
   Summary: hits M ± SM/s (PM/prod), drops M ± SM/s, total operations M ± SM/s   hits_drops
   Summary: throughput M ± S M ops/s (PM ops/prod), latency L ns/op                ops, lpm-trie
   Summary: hits throughput M ± S M ops/s, hits latency L ns/op, important_hits throughput ...
-  Summary: per-prod-op M ± Sk/s, memory growth M ± SMiB, peak growth PMiB        htab-mem, 6.1 series
   Summary: per-prod-op M ± Sk/s, memory usage M ± SMiB, peak memory usage PMiB   htab-mem, upstream
+  Summary: ... peak memory usage PMiB, map growth M ± SMiB, peak map growth PMiB  htab-mem, 6.1 series
+  Summary: per-prod-op M ± Sk/s, memory growth M ± SMiB, peak growth PMiB        htab-mem, 6.1 before
   Summary: creates M ± Sk/s (Pk/prod), N total                                   local-storage-create
   Summary: N false hits of T total operations. Percentage = P %                  bloom false rate
   Summary: total trans N MB ± R MB/s                                             sockmap (7.3)
@@ -20,12 +21,14 @@ and one final line with mean ± stddev, in the format of its report_final:
 The lab's own lines (scripts/suite.sh prints them, make compare reads them):
 
   lab-result: NAME FAMILY MEAN STDDEV UNIT
-  lab-memory: NAME FAMILY MEAN STDDEV PEAK MiB
+  lab-memory: NAME FAMILY MEAN STDDEV PEAK MiB        htab-mem's memory usage (upstream's figure)
+  lab-map-growth: NAME FAMILY MEAN STDDEV PEAK MiB    the hash map's own growth (6.1's series)
 
 Usage (bench output on FILE or standard input):
   benchout.py rate [-m METRIC] [FILE]   "MEAN STDDEV UNIT" of the Summary's first measured metric
                                         (or of METRIC, e.g. hits)
-  benchout.py lab NAME FAMILY [FILE]    the lab-result line (and lab-memory line) of one run
+  benchout.py lab NAME FAMILY [FILE]    the lab-result line (and lab-memory, lab-map-growth lines)
+                                        of one run
   benchout.py json [FILE]               one JSON object a line, per run of bench in FILE
   benchout.py trials-csv CLOCK VARIANT TRIAL POSSIBLE [FILE]
                                         make compare's CSV rows from the lab-result lines of a log
@@ -59,7 +62,8 @@ OUTCOMES = re.compile(r"^Outcomes \((?P<context>[^)]*)\): (?P<counts>.*)$")
 TEST_SUMMARY = re.compile(r"^Summary: \d+(?:/\d+)? PASSED, \d+ SKIPPED, \d+ FAILED")
 NOTE = re.compile(r"^(Memory \(|Expected )")
 LAB_RESULT = re.compile(r"^lab-result: (\S+) (\S+) (" + NUM + r") (" + NUM + r"|-) (.+)$")
-LAB_MEMORY = re.compile(r"^lab-memory: (\S+) (\S+) (" + NUM + r") (" + NUM + r") (" + NUM + r") MiB$")
+LAB_MEMORY = re.compile(r"^lab-(memory|map-growth): (\S+) (\S+) (" + NUM + r") (" + NUM + r") (" + NUM +
+                        r") MiB$")
 
 
 class BenchOutputError(Exception):
@@ -221,16 +225,27 @@ def main_metric(run, name=None):
     raise BenchOutputError(f"no '{name}' on the Summary line: '{run['summary_line']}'")
 
 
-def memory(run):
-    """htab-mem's memory on its Summary line, {"mean", "stddev", "peak"} in MiB, or None:
-    "memory growth M ± S, peak growth P" (6.1's series: the map's own memory) or "memory usage
-    M ± S, peak memory usage P" (upstream's: the whole cgroup of the benchmark process)."""
+def _memory_pair(run, pairs):
     by_name = {m["name"]: m for m in run["summary"] or []}
-    for mean, peak in (("memory growth", "peak growth"), ("memory usage", "peak memory usage")):
+    for mean, peak in pairs:
         if mean in by_name and peak in by_name:
             return {"mean": by_name[mean]["mean"], "stddev": by_name[mean]["stddev"],
                     "peak": by_name[peak]["mean"], "kind": mean}
     return None
+
+
+def memory(run):
+    """htab-mem's memory usage on its Summary line, {"mean", "stddev", "peak", "kind"} in MiB, or
+    None: "memory usage M ± S, peak memory usage P", upstream's figure (memory.current of the
+    cgroup that holds the benchmark process), which 6.1's series prints too."""
+    return _memory_pair(run, (("memory usage", "peak memory usage"),))
+
+
+def map_growth(run):
+    """The hash map's own growth, which only 6.1's series reports: "map growth M ± S, peak map
+    growth P", or, before it printed upstream's figure too, "memory growth M ± S, peak growth P";
+    None otherwise."""
+    return _memory_pair(run, (("map growth", "peak map growth"), ("memory growth", "peak growth")))
 
 
 def one_run(text):
@@ -258,15 +273,16 @@ def lab_lines(run, name, family):
     m = main_metric(run)
     lines = [f"lab-result: {name} {family} {fmt(m['mean'], m['unit'])} "
              f"{fmt(m['stddev'], m['unit'])} {m['unit'] or '-'}"]
-    mem = memory(run)
-    if mem:
-        lines.append(f"lab-memory: {name} {family} {fmt(mem['mean'], 'MiB')} "
-                     f"{fmt(mem['stddev'], 'MiB')} {fmt(mem['peak'], 'MiB')} MiB")
+    for kind, mem in (("memory", memory(run)), ("map-growth", map_growth(run))):
+        if mem:
+            lines.append(f"lab-{kind}: {name} {family} {fmt(mem['mean'], 'MiB')} "
+                         f"{fmt(mem['stddev'], 'MiB')} {fmt(mem['peak'], 'MiB')} MiB")
     return lines
 
 
 def parse_lab(text):
-    """The lab-result lines of TEXT, with the lab-memory line of the same benchmark, in order."""
+    """The lab-result lines of TEXT, with the lab-memory and lab-map-growth lines of the same
+    benchmark, in order."""
     results = []
     for raw in text.splitlines():
         line = raw.rstrip("\r")
@@ -275,15 +291,15 @@ def parse_lab(text):
             results.append({"name": m.group(1), "family": m.group(2), "mean": float(m.group(3)),
                             "mean_text": m.group(3),
                             "stddev": None if m.group(4) == "-" else float(m.group(4)),
-                            "unit": m.group(5).strip(), "memory": None})
+                            "unit": m.group(5).strip(), "memory": None, "map_growth": None})
             continue
         m = LAB_MEMORY.match(line)
         if m:
-            if not results or results[-1]["name"] != m.group(1):
-                raise BenchOutputError(f"lab-memory line without its lab-result line: '{line}'")
-            results[-1]["memory"] = {"mean": float(m.group(3)), "stddev": float(m.group(4)),
-                                     "peak": float(m.group(5))}
-        elif line.startswith("lab-result:") or line.startswith("lab-memory:"):
+            if not results or results[-1]["name"] != m.group(2):
+                raise BenchOutputError(f"lab-{m.group(1)} line without its lab-result line: '{line}'")
+            results[-1]["memory" if m.group(1) == "memory" else "map_growth"] = {
+                "mean": float(m.group(4)), "stddev": float(m.group(5)), "peak": float(m.group(6))}
+        elif line.startswith(("lab-result:", "lab-memory:", "lab-map-growth:")):
             raise BenchOutputError(f"malformed lab line: '{line[:80]}'")
     return results
 

@@ -5,8 +5,9 @@
 #   -x  skip these benchmarks (reported as skipped, not failed)
 # Each result is also printed as a machine-readable line:
 #   lab-result: NAME FAMILY MEAN STDDEV UNIT
-# and, for a benchmark that reports the memory it holds (htab-mem), one more:
+# and, for a benchmark that reports the memory it holds (htab-mem), one or two more:
 #   lab-memory: NAME FAMILY MEAN STDDEV PEAK MiB
+#   lab-map-growth: NAME FAMILY MEAN STDDEV PEAK MiB
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -57,10 +58,15 @@ for line in "${selected[@]}"; do
 	echo "$lab"
 	read -r _ _ _ mean stddev unit < <(grep '^lab-result: ' <<<"$lab")
 	line=$(printf '%-28s %10s ± %-8s %-5s' "$name" "$mean" "$stddev" "$unit")
-	# htab-mem's memory: the map's own (6.1's series) or its cgroup's (upstream's, as in 6.12)
+	# htab-mem's memory usage (upstream's figure, its cgroup's, on every base) and, where the
+	# benchmark reports it (6.1's series), the hash map's own growth
 	if memory=$(grep '^lab-memory: ' <<<"$lab"); then
 		read -r _ _ _ mem_mean mem_stddev mem_peak _ <<<"$memory"
 		line+=$(printf '   memory %8s ± %-6s MiB, peak %s MiB' "$mem_mean" "$mem_stddev" "$mem_peak")
+	fi
+	if memory=$(grep '^lab-map-growth: ' <<<"$lab"); then
+		read -r _ _ _ mem_mean mem_stddev mem_peak _ <<<"$memory"
+		line+=$(printf '; map growth %s ± %s MiB, peak %s MiB' "$mem_mean" "$mem_stddev" "$mem_peak")
 	fi
 	summary+=("$line")
 done

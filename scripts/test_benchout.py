@@ -137,8 +137,10 @@ class RecordedRuns(unittest.TestCase):
         self.assertIsNone(benchout.memory(run))
 
     def test_htab_mem_growth(self):
+        # 6.1's series before it printed upstream's figure: the map's growth only
         (run,) = benchout.parse(fixture("htab-mem-growth.txt"))
-        self.assertEqual(benchout.memory(run),
+        self.assertIsNone(benchout.memory(run))
+        self.assertEqual(benchout.map_growth(run),
                          {"mean": 1.07, "stddev": 0.0, "peak": 1.07, "kind": "memory growth"})
         counts = run["outcomes"]["counts"]
         self.assertEqual((counts["updates ok"], counts["deletes ok"], counts["out of turn"]),
@@ -152,6 +154,17 @@ class RecordedRuns(unittest.TestCase):
         (run,) = benchout.parse(fixture("htab-mem-usage.txt"))
         self.assertEqual(benchout.memory(run),
                          {"mean": 0.48, "stddev": 0.0, "peak": 0.5, "kind": "memory usage"})
+        self.assertIsNone(benchout.map_growth(run))
+
+    def test_htab_mem_usage_and_map_growth(self):
+        # 6.1's series: upstream's figure, then the map's own growth under its own name
+        (run,) = benchout.parse(fixture("htab-mem-both.txt"))
+        self.assertEqual(benchout.memory(run),
+                         {"mean": 1.31, "stddev": 0.0, "peak": 1.35, "kind": "memory usage"})
+        self.assertEqual(benchout.map_growth(run),
+                         {"mean": 0.63, "stddev": 0.0, "peak": 0.63, "kind": "map growth"})
+        self.assertEqual(names(run["iterations"][0]["metrics"])[1:],
+                         [("memory usage", 1.31, None, "MiB"), ("map growth", 0.63, None, "MiB")])
 
     def test_local_storage_iter_without_commas(self):
         (run,) = benchout.parse(fixture("local-storage.txt"))
@@ -186,7 +199,12 @@ class LabLines(unittest.TestCase):
         (run,) = benchout.parse(fixture("htab-mem-growth.txt"))
         self.assertEqual(benchout.lab_lines(run, "htab-mem-churn-prealloc", "htab-mem"),
                          ["lab-result: htab-mem-churn-prealloc htab-mem 0.96 0.01 k/s",
-                          "lab-memory: htab-mem-churn-prealloc htab-mem 1.07 0.00 1.07 MiB"])
+                          "lab-map-growth: htab-mem-churn-prealloc htab-mem 1.07 0.00 1.07 MiB"])
+        (run,) = benchout.parse(fixture("htab-mem-both.txt"))
+        self.assertEqual(benchout.lab_lines(run, "htab-mem-churn-prealloc", "htab-mem"),
+                         ["lab-result: htab-mem-churn-prealloc htab-mem 1.00 0.03 k/s",
+                          "lab-memory: htab-mem-churn-prealloc htab-mem 1.31 0.00 1.35 MiB",
+                          "lab-map-growth: htab-mem-churn-prealloc htab-mem 0.63 0.00 0.63 MiB"])
 
     def test_lab_result_keeps_bench_digits(self):
         (run,) = benchout.parse(fixture("local-storage.txt"))
@@ -199,12 +217,18 @@ class LabLines(unittest.TestCase):
         self.assertEqual((r["name"], r["family"], r["mean"], r["stddev"], r["unit"]),
                          ("h", "f", 2.49, 0.01, "k/s"))
         self.assertEqual(r["memory"], {"mean": 0.48, "stddev": 0.0, "peak": 0.5})
+        self.assertIsNone(r["map_growth"])
+        text = "\n".join(benchout.lab_lines(benchout.one_run(fixture("htab-mem-both.txt")), "h", "f"))
+        (r,) = benchout.parse_lab(text + "\n")
+        self.assertEqual((r["memory"]["mean"], r["map_growth"]["mean"]), (1.31, 0.63))
 
     def test_malformed_lab_line(self):
         with self.assertRaisesRegex(benchout.BenchOutputError, "malformed lab line"):
             benchout.parse_lab("lab-result: x y 1.0\n")
         with self.assertRaisesRegex(benchout.BenchOutputError, "without its lab-result"):
             benchout.parse_lab("lab-memory: x y 1.0 0.1 2.0 MiB\n")
+        with self.assertRaisesRegex(benchout.BenchOutputError, "lab-map-growth line without"):
+            benchout.parse_lab("lab-map-growth: x y 1.0 0.1 2.0 MiB\n")
 
 
 class Cli(unittest.TestCase):

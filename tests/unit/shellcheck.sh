@@ -1,6 +1,6 @@
 #!/bin/bash
-# Runs shellcheck on every shell script of the lab: scripts/, tests/, .ci/run, tools/ (what starts
-# with a bash or sh shebang, and the sourced libraries), one KTAP line a file. 0 findings at any
+# Runs shellcheck on every shell script of the lab: scripts/, tests/, lab/, .ci/run, tools/ (what
+# starts with a bash or sh shebang, and the sourced libraries), one KTAP line a file. 0 findings at any
 # severity; a finding that is not a bug carries a `# shellcheck disable=SCnnnn # reason` directive
 # on the line before it. .shellcheckrc makes shellcheck follow the sourced files.
 #   tests/unit/shellcheck.sh
@@ -13,7 +13,7 @@ need shellcheck
 # shell_scripts: the shell scripts of the repository, relative to its root, one a line.
 shell_scripts() {
 	local f
-	(cd "$LAB_ROOT" && find scripts tests tools .ci -type f | sort) | while read -r f; do
+	(cd "$LAB_ROOT" && find scripts tests tools lab .ci -type f | sort) | while read -r f; do
 		case $f in
 		*.sh | .ci/run) echo "$f" ;;
 		*) if head -n1 "$LAB_ROOT/$f" | grep -qE '^#!(/usr)?/bin/(env )?(ba)?sh'; then echo "$f"; fi ;;

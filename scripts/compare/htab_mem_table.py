@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""6.1's htab-mem against upstream's, run alternated in one VM boot (scripts/compare/htab-mem.sh).
+
+  htab_mem_table.py line IMPL USE_CASE FLAVOUR [FILE]   one "htab-mem: ..." line from a run of bench
+  htab_mem_table.py table [FILE]                          the table of the "htab-mem: ..." lines
+
+A line: "htab-mem: USE_CASE FLAVOUR IMPL OP USAGE PEAK GROWTH", OP in k/s per producer, the rest in
+MiB ('-' where the run does not report it: upstream's htab-mem has no map growth), or
+"htab-mem: USE_CASE FLAVOUR IMPL fail WHY". The table gives, per use case and flavour, the median
+over the rounds of each implementation's op rate and memory usage, and each one's op rate against
+upstream's: the ratio of the medians and Welch's t-test on the rounds ('~': within noise, p >= 0.05;
+scripts/compare/stats.py).
+Errors are one line on stderr, "htab_mem_table: ...", exit status 1 (2 for a bad command line).
+"""
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import benchout  # noqa: E402
+import stats  # noqa: E402
+
+UPSTREAM = "upstream"
+
+
+class TableError(Exception):
+    pass
+
+
+def fmt(x):
+    return "-" if x is None else f"{x:.2f}"
+
+
+def run_line(impl, use_case, flavour, text):
+    """The "htab-mem: ..." line of one run's bench output TEXT."""
+    head = f"htab-mem: {use_case} {flavour} {impl}"
+    try:
+        run = benchout.one_run(text)
+        op = benchout.main_metric(run, "per-prod-op")
+    except benchout.BenchOutputError as e:
+        return f"{head} fail {e}"
+    if run["warnings"]:
+        return f"{head} fail {run['warnings'][0]}"
+    usage = benchout.memory(run)
+    growth = benchout.map_growth(run)
+    return " ".join([head, fmt(op["mean"]), fmt(usage and usage["mean"]),
+                     fmt(usage and usage["peak"]), fmt(growth and growth["mean"])])
+
+
+def parse(text):
+    """{(use_case, flavour): {impl: [(op, usage, peak, growth) or None for a failed run]}}, in order."""
+    cells = {}
+    for line in text.splitlines():
+        f = line.strip().split()
+        if not f or f[0] != "htab-mem:":
+            continue
+        if len(f) < 5:
+            raise TableError(f"malformed line: '{line.strip()[:80]}'")
+        key, impl = (f[1], f[2]), f[3]
+        if f[4] == "fail":
+            cells.setdefault(key, {}).setdefault(impl, []).append(None)
+            continue
+        if len(f) != 8:
+            raise TableError(f"malformed line: '{line.strip()[:80]}'")
+        try:
+            vals = tuple(None if v == "-" else float(v) for v in f[4:8])
+        except ValueError:
+            raise TableError(f"malformed line: '{line.strip()[:80]}'")
+        cells.setdefault(key, {}).setdefault(impl, []).append(vals)
+    if not cells:
+        raise TableError("no htab-mem: lines")
+    return cells
+
+
+def median(vals):
+    vals = [v for v in vals if v is not None]
+    return statistics.median(vals) if vals else None
+
+
+def table(cells):
+    impls = []
+    for runs in cells.values():
+        for impl in runs:
+            if impl not in impls:
+                impls.append(impl)
+    others = [i for i in impls if i != UPSTREAM]
+    head = f"{'use case':<20} {'flavour':<9}"
+    for impl in impls:
+        head += f" {impl + ' k/s':>16} {'MiB':>6}"
+        if impl != UPSTREAM:
+            head += f" {'x upstream':>12}"
+    lines = [head]
+    for (use_case, flavour), runs in cells.items():
+        line = f"{use_case:<20} {flavour:<9}"
+        up = [r[0] for r in runs.get(UPSTREAM, []) if r]
+        for impl in impls:
+            ok = [r for r in runs.get(impl, []) if r]
+            failed = len(runs.get(impl, [])) - len(ok)
+            if not ok:
+                line += f" {'fails' if failed else '-':>16} {'':>6}" + (f" {'':>12}" if impl != UPSTREAM else "")
+                continue
+            op = median([r[0] for r in ok])
+            line += f" {op:>16.2f} {fmt(median([r[1] for r in ok])):>6}"
+            if impl in others:
+                if up and median(up):
+                    mark = stats.mark([r[0] for r in ok], up)
+                    mark = mark if mark != "n/a" else " n/a"
+                    line += f" {'x%.2f%s' % (op / median(up), mark):>12}"
+                else:
+                    line += f" {'-':>12}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def main(argv):
+    if len(argv) >= 4 and argv[0] == "line" and len(argv) <= 5:
+        text = benchout.read_input(argv[4] if len(argv) == 5 else None)
+        print(run_line(argv[1], argv[2], argv[3], text))
+        return 0
+    if argv and argv[0] == "table" and len(argv) <= 2:
+        print(table(parse(benchout.read_input(argv[1] if len(argv) == 2 else None))))
+        return 0
+    print("usage: htab_mem_table.py line IMPL USE_CASE FLAVOUR [FILE] | table [FILE]", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except (TableError, benchout.BenchOutputError) as e:
+        print(f"htab_mem_table: {e}", file=sys.stderr)
+        sys.exit(1)
