@@ -74,8 +74,10 @@ run_todo() {
 		cat "$run" >>"$out.out"
 		# the suite's wall time, VM boots included, over every run of it (resumed ones too)
 		echo $(($(cat "$out.wall" 2>/dev/null || echo 0) + SECONDS - start)) >"$out.wall"
-		# 130, 143: vm.sh (or QEMU, when a background run ignores SIGINT) was interrupted
-		((!interrupted && status != 130 && status != 143)) || { note "$suite: interrupted"; exit 130; }
+		# 129, 130, 143: vm.sh (or QEMU, when a background run ignores SIGINT) was stopped by
+		# SIGHUP, SIGINT or SIGTERM
+		((!interrupted && status != 129 && status != 130 && status != 143)) ||
+			{ note "$suite: interrupted"; exit 130; }
 		grep -qx 'lab-regress: done' "$run" && break
 		# The VM died in the last test started: mark it, and boot again for the tests after it.
 		started=$(sed -n 's/^lab-regress: start \(.*\)/\1/p' "$run" | tail -n1)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Tests of the selftests `bench htab-mem` (patch 0003): its option errors, the outcomes and the
+# Tests of the selftests `bench htab-mem` (6.1's patch 0011): its option errors, the outcomes and the
 # memory it reports in each use case, and that nothing it changes in the cgroup hierarchy or the
 # mounts outlives it, however it ends (normal exit, SIGTERM, SIGKILL, SIGPIPE from `| head -1`,
 # no cgroup2 mount to start with). TAP output, exit 1 when a test fails.
