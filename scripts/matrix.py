@@ -353,7 +353,7 @@ def ex_htab_mem_vs_upstream(ctx, path, args):
     if not rows:
         raise Error("%s: the table has no rows" % path)
     sign = "✓" if within == len(rows) else "✗"
-    return Value("%s %d of %d within noise of upstream's (%s: %s)" % (sign, within, len(rows), impl,
+    return Value("%s %d of %d not significantly different from upstream's (%s: %s)" % (sign, within, len(rows), impl,
                                                                     " ".join(ratios)))
 
 

@@ -198,12 +198,12 @@ Expected preallocated size: 0.63 MiB (8194 elements of 64 bytes)
     def test_htab_mem_vs_upstream(self):
         write(self.lab.root, "t.txt", self.VS)
         self.assertEqual(matrix.ex_htab_mem_vs_upstream(self.ctx(), "t.txt", "").text,
-                         "✗ 1 of 2 within noise of upstream's (barrier: x0.95 x1.95)")
+                         "✗ 1 of 2 not significantly different from upstream's (barrier: x0.95 x1.95)")
         self.assertEqual(matrix.ex_htab_mem_vs_upstream(self.ctx(), "t.txt", "turn").text,
-                         "✗ 1 of 2 within noise of upstream's (turn: x1.14 x2.38)")
+                         "✗ 1 of 2 not significantly different from upstream's (turn: x1.14 x2.38)")
         write(self.lab.root, "t.txt", self.VS.replace("x1.95 ", "x1.95~"))
         self.assertEqual(matrix.ex_htab_mem_vs_upstream(self.ctx(), "t.txt", "barrier").text,
-                         "✓ 2 of 2 within noise of upstream's (barrier: x0.95 x1.95)")
+                         "✓ 2 of 2 not significantly different from upstream's (barrier: x0.95 x1.95)")
         with self.assertRaisesRegex(matrix.Error, "no column 'spin'"):
             matrix.ex_htab_mem_vs_upstream(self.ctx(), "t.txt", "spin")
         write(self.lab.root, "t.txt", "nothing\n")
