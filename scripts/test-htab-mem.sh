@@ -1,9 +1,9 @@
 #!/bin/bash
 # Tests of the selftests `bench htab-mem` (6.1's patch 0011): its option errors, the outcomes and the
 # memory it reports in each use case, and that nothing it changes in the cgroup hierarchy or the
-# mounts outlives it, however it ends (normal exit, SIGTERM, SIGKILL, SIGPIPE from `| head -1`,
+# mounts outlives it, however it ends (normal exit, SIGTERM, SIGKILL to it or to its process group, SIGPIPE from `| head -1`,
 # no cgroup2 mount to start with). TAP output, exit 1 when a test fails.
-#   scripts/test-htab-mem.sh -b BENCH_DIR [TEST...]     (TEST: options, outcomes, sigterm, kill9,
+#   scripts/test-htab-mem.sh -b BENCH_DIR [TEST...]     (TEST: options, outcomes, sigterm, kill9, killgroup,
 #                                                          head, nomount; default: all)
 # All but `options` need root and a cgroup2 hierarchy with the memory controller (the lab VM):
 # run them under `unshare -m`; `nomount` unmounts cgroup2 only in a mount namespace of its own.
@@ -175,6 +175,26 @@ test_kill9() {
 	nothing_left "SIGKILL" "$before"
 }
 
+# SIGKILL to the benchmark's whole process group, as timeout(1) sends it (it signals its group):
+# the reaper must not be in that group, or nothing is left to remove the cgroup.
+test_killgroup() {
+	local before pid _
+	before=$(snapshot)
+	# setsid: a group of its own, whose id is the benchmark's pid (it is no group leader here, so
+	# setsid does not fork)
+	setsid stdbuf -oL "$bench" -w1 -d60 -p2 htab-mem --use-case add_del_on_diff_cpu \
+		>"$scratch/killgroup.out" 2>&1 &
+	pid=$!
+	for _ in $(seq 300); do
+		grep -q '^Iter' "$scratch/killgroup.out" && break
+		sleep 0.1
+	done
+	grep -q '^Iter' "$scratch/killgroup.out" || { not_ok "killgroup: no run"; sed 's/^/#   /' "$scratch/killgroup.out"; return; }
+	kill -KILL -- -"$pid"
+	wait "$pid" || true
+	nothing_left "SIGKILL to the process group" "$before"
+}
+
 # `| head -1` closes the pipe after the first line: the next line the benchmark writes raises
 # SIGPIPE. Line-buffered, so that it happens while it runs, not at exit.
 test_head() {
@@ -225,7 +245,7 @@ test_nomount() {
 	nothing_left "no cgroup2 mount" "$before"
 }
 
-all=(options outcomes sigterm kill9 head nomount)
+all=(options outcomes sigterm kill9 killgroup head nomount)
 (($#)) || set -- "${all[@]}"
 for t in "$@"; do
 	declare -F "test_$t" >/dev/null || die "no test '$t' (tests: ${all[*]})"
