@@ -1,9 +1,10 @@
 #!/bin/bash
 # htab-mem in the VM, in a mount namespace of its own: outcomes and memory of every use case, and
-# nothing left in the mounts or the cgroup hierarchy after a normal exit, SIGTERM, SIGKILL,
-# SIGPIPE (`| head -1`) or a run that had to mount cgroup2 itself.
+# nothing left in the mounts or the cgroup hierarchy after a normal exit, SIGTERM, SIGKILL (to the
+# benchmark, or to its process group), SIGPIPE (`| head -1`) or a run that had to mount cgroup2.
 # Plant: htab-mem without its cleanup on SIGTERM (the series' htab-mem patch with the signal
-# handler removed), or scripts/test-htab-mem.sh's mount check dropped: a cgroup is left behind.
+# handler removed), or its reaper left in the benchmark's process group (no setpgid()), or
+# scripts/test-htab-mem.sh's mount check dropped: a cgroup is left behind.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
