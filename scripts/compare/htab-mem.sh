@@ -80,7 +80,7 @@ summary=$(
 	echo "6.1 series ($(git -C "$TREE" log -1 --format='%h %s' "$rev")), bench of $(basename "$dir")"
 	echo "bench -w$warmup -d$secs -p$prods --prod-affinity 0-$((prods - 1)), $rounds rounds alternated;"
 	echo "medians of the rounds: per-producer op rate (k/s) and memory usage (MiB, the benchmark's"
-	echo "cgroup, as upstream's reports it); x upstream: op rate over upstream's ('~' within noise)"
+	echo "cgroup, as upstream's reports it); x upstream: op rate over upstream's ('~': no significant difference, Welch's t-test)"
 	/usr/bin/python3 "$table" table "$log"	# scipy: Debian's python3-scipy (make deps)
 )
 echo
