@@ -135,12 +135,15 @@ test_outcomes() {
 	nothing_left "normal exits" "$before"
 }
 
-# start_bench OUT ARGS...: start a long run in the background, line-buffered into OUT, and wait
-# until it measures; sets $pid.
+# start_bench [-g] OUT ARGS...: start a long run in the background, line-buffered into OUT, and
+# wait until it measures; sets $pid. -g: in a process group of its own, whose id is $pid (setsid
+# runs it in place: it is no group leader here).
 start_bench() {
-	local out=$1 _
+	local out _ group=()
+	[[ $1 != -g ]] || { group=(setsid); shift; }
+	out=$1
 	shift
-	stdbuf -oL "$bench" -w1 -d60 -p2 htab-mem "$@" >"$out" 2>&1 &
+	"${group[@]}" stdbuf -oL "$bench" -w1 -d60 -p2 htab-mem "$@" >"$out" 2>&1 &
 	pid=$!
 	for _ in $(seq 300); do
 		grep -q '^Iter' "$out" && return 0
@@ -178,18 +181,9 @@ test_kill9() {
 # SIGKILL to the benchmark's whole process group, as timeout(1) sends it (it signals its group):
 # the reaper must not be in that group, or nothing is left to remove the cgroup.
 test_killgroup() {
-	local before pid _
+	local before pid
 	before=$(snapshot)
-	# setsid: a group of its own, whose id is the benchmark's pid (it is no group leader here, so
-	# setsid does not fork)
-	setsid stdbuf -oL "$bench" -w1 -d60 -p2 htab-mem --use-case add_del_on_diff_cpu \
-		>"$scratch/killgroup.out" 2>&1 &
-	pid=$!
-	for _ in $(seq 300); do
-		grep -q '^Iter' "$scratch/killgroup.out" && break
-		sleep 0.1
-	done
-	grep -q '^Iter' "$scratch/killgroup.out" || { not_ok "killgroup: no run"; sed 's/^/#   /' "$scratch/killgroup.out"; return; }
+	start_bench -g "$scratch/killgroup.out" --use-case add_del_on_diff_cpu || { not_ok "killgroup: no run"; return; }
 	kill -KILL -- -"$pid"
 	wait "$pid" || true
 	nothing_left "SIGKILL to the process group" "$before"

@@ -170,6 +170,38 @@ our_qemu() {
 	pgrep -f -- "-kernel $scratch/" || true
 }
 
+# interrupt_vm OUT SECS CMD...: run CMD, a vm.sh command line whose guest prints guest-started, in
+# a process group of its own (setsid runs CMD in place: its pid is the group's), its output in
+# OUT; once the guest runs, SIGINT the whole group, as a terminal's Ctrl-C does, and wait up to
+# SECS seconds for CMD to end. Sets vm_rc to its exit status. Fails, killing what is left, when
+# the guest never started or CMD outlived SECS.
+# shellcheck disable=SC2034 # vm_rc is read by the caller
+interrupt_vm() {
+	local out=$1 secs=$2 pid i
+	shift 2
+	setsid "$@" >"$out" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 120; i++)); do
+		grep -q guest-started "$out" && break
+		sleep 1
+	done
+	grep -q guest-started "$out" || { cat "$out"; kill -- -"$pid"; return 1; }
+	kill -INT -- -"$pid"
+	for ((i = 0; i < secs; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "vm.sh still runs ${secs}s after SIGINT; qemu: $(our_qemu)"
+		kill -- -"$pid"
+		# shellcheck disable=SC2046 # one word per pid
+		kill $(our_qemu) 2>/dev/null
+		return 1
+	fi
+	vm_rc=0
+	wait "$pid" || vm_rc=$?
+}
+
 # The bench tests (tests/bench/test_bench_NAME.sh, TAP output) run against BENCH=<bench_dir>/bench.
 # shellcheck disable=SC2034 # read by the tests that source this file
 bench_tests=$LAB_ROOT/tests/bench

@@ -28,10 +28,6 @@ class TableError(Exception):
     pass
 
 
-def fmt(x):
-    return "-" if x is None else f"{x:.2f}"
-
-
 def run_line(impl, use_case, flavour, text):
     """The "htab-mem: ..." line of one run's bench output TEXT."""
     head = f"htab-mem: {use_case} {flavour} {impl}"
@@ -44,8 +40,9 @@ def run_line(impl, use_case, flavour, text):
         return f"{head} fail {run['warnings'][0]}"
     usage = benchout.memory(run)
     growth = benchout.map_growth(run)
-    return " ".join([head, fmt(op["mean"]), fmt(usage and usage["mean"]),
-                     fmt(usage and usage["peak"]), fmt(growth and growth["mean"])])
+    return " ".join([head, benchout.fmt(op["mean"], "k/s")] +
+                    [benchout.fmt(x, "MiB") for x in (usage and usage["mean"], usage and usage["peak"],
+                                                      growth and growth["mean"])])
 
 
 def parse(text):
@@ -101,7 +98,7 @@ def table(cells):
                 line += f" {'fails' if failed else '-':>16} {'':>6}" + (f" {'':>12}" if impl != UPSTREAM else "")
                 continue
             op = median([r[0] for r in ok])
-            line += f" {op:>16.2f} {fmt(median([r[1] for r in ok])):>6}"
+            line += f" {op:>16.2f} {benchout.fmt(median([r[1] for r in ok]), 'MiB'):>6}"
             if impl in others:
                 if up and median(up):
                     mark = stats.mark([r[0] for r in ok], up)

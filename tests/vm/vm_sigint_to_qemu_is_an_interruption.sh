@@ -10,32 +10,15 @@
 . "$(dirname "$0")/../lib.sh"
 
 vm_sigint_to_qemu_is_an_interruption() {
-	local runs=$scratch/sigint-runs out=$scratch/sigint.out pid i rc=0
+	local runs=$scratch/sigint-runs out=$scratch/sigint.out vm_rc
 	mkdir -p "$runs"
 	# SIGINT ignored from the start, as in a job started with & by a script
 	# shellcheck disable=SC2016 # $0 and $@ are the inner shell's
-	LAB_VM_RUNS=$runs setsid bash -c 'trap "" INT; exec "$0" "$@"' "$S/vm.sh" -k "$(vm_kernel)" -t 300 -- \
-		'echo guest-started; sleep 1000' >"$out" 2>&1 &
-	pid=$!
-	for ((i = 0; i < 120; i++)); do
-		grep -q guest-started "$out" && break
-		sleep 1
-	done
-	grep -q guest-started "$out" || { cat "$out"; kill -- -"$pid"; return 1; }
-	kill -INT -- -"$pid"
-	for ((i = 0; i < 30; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 1
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		echo "vm.sh still runs 30s after SIGINT"
-		kill -- -"$pid"
-		return 1
-	fi
-	wait "$pid" || rc=$?
-	echo "vm.sh exit status: $rc; its last line: $(tail -n1 "$out")"
+	interrupt_vm "$out" 30 env LAB_VM_RUNS="$runs" bash -c 'trap "" INT; exec "$0" "$@"' \
+		"$S/vm.sh" -k "$(vm_kernel)" -t 300 -- 'echo guest-started; sleep 1000' || return 1
+	echo "vm.sh exit status: $vm_rc; its last line: $(tail -n1 "$out")"
 	[[ -z $(our_qemu) ]] || { echo "qemu left running: $(our_qemu)"; return 1; }
-	((rc == 130))
+	((vm_rc == 130))
 }
 
 run_test vm_sigint_to_qemu_is_an_interruption "$@"
