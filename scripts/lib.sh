@@ -22,19 +22,20 @@ fi
 BASE_CONFIG=$LAB_ROOT/config/$BASE
 # The base's facts, one kind a file (plain NAME=value lines): base.conf, the package and where
 # Debian's archive serves it; possible-cpus.conf, how its kernel counts possible CPUs in QEMU
-# (VM_OFFLINE_CPUS); toolchain.conf, the LLVM its selftests need where Debian's clang (14) does
+# (VM_OFFLINE_CPUS); tcg.conf, how many host threads TCG gives make regress's vCPUs
+# (REGRESS_TCG_THREAD: multi, one each, or single); toolchain.conf, the LLVM its selftests need where Debian's clang (14) does
 # not do (SELFTESTS_LLVM for test_progs and the other suites, in make regress and check-debug;
 # BENCH_LLVM for bench) and, with DEBUG_SELFTESTS_BTF=regress, that check-debug's suites compile
 # against the regress kernel's BTF; series.conf, how git format-patch writes its series
 # (SUBJECT_PREFIX, and BASE_COMMIT_TRAILER=1 for a base-commit: trailer, which b4 reads). The
 # others are optional; their defaults:
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
-SELFTESTS_LLVM='' DEBUG_SELFTESTS_BTF='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent
+SELFTESTS_LLVM='' DEBUG_SELFTESTS_BTF='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent REGRESS_TCG_THREAD=multi
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
 SUBJECT_PREFIX=PATCH BASE_COMMIT_TRAILER=0
 # shellcheck source=/dev/null # the base's own file
 . "$BASE_CONFIG/base.conf"
-for _lab_conf in possible-cpus.conf toolchain.conf series.conf; do
+for _lab_conf in possible-cpus.conf tcg.conf toolchain.conf series.conf; do
 	# shellcheck source=/dev/null
 	[[ ! -f $BASE_CONFIG/$_lab_conf ]] || . "$BASE_CONFIG/$_lab_conf"
 done

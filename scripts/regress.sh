@@ -67,7 +67,7 @@ run_todo() {
 		note "$suite: $(wc -l <"$todo") tests to run on $(basename "$kernel")"
 		start=$SECONDS status=0
 		# from the results directory: the guest then sees it (TODO) also when it is under /tmp
-		(cd "$(dirname "$todo")" && exec "$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c "$VM_CPUS" -p "${MAXCPUS:-$REGRESS_MAXCPUS}" -m "${MEM:-$REGRESS_MEM}" \
+		(cd "$(dirname "$todo")" && TCG_THREAD=${TCG_THREAD:-$REGRESS_TCG_THREAD} exec "$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c "$VM_CPUS" -p "${MAXCPUS:-$REGRESS_MAXCPUS}" -m "${MEM:-$REGRESS_MEM}" \
 			-t "${TIMEOUT:-$REGRESS_TIMEOUT}" -s "${SILENCE:-$((suite_limit + 120))}" -- \
 			bash "$LAB_ROOT/scripts/regress-guest.sh" "$st" "$suite" "$suite_limit" "$todo" "$deny" \
 			>"$run" 2>>"$out.console") || status=$?

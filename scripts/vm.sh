@@ -20,12 +20,14 @@ usage: scripts/vm.sh [options] [--] command...
   -t SECONDS      time limit for the whole VM (default $VM_TIMEOUT)
   -s SECONDS      a guest silent this long (no console, no command output) hangs (default $VM_SILENCE)
   -i              deterministic clock: -icount shift=0,sleep=off, one online CPU
+environment: ACCEL=kvm|tcg skips the KVM probe; TCG_THREAD=multi|single runs TCG's vCPUs on a
+  host thread each (default $VM_TCG_THREAD) or all on one
 USAGE
 	exit "${1:-0}"
 }
 
 kernel='' kernel_set=0 cpus=${CPUS:-} maxcpus=${MAXCPUS:-} mem=${MEM:-$VM_MEM} timeout=${TIMEOUT:-$VM_TIMEOUT}
-icount=${ICOUNT:-0} silence=${SILENCE:-$VM_SILENCE}
+icount=${ICOUNT:-0} silence=${SILENCE:-$VM_SILENCE} tcg_thread=${TCG_THREAD:-$VM_TCG_THREAD}
 while getopts k:c:p:m:t:s:ih opt; do
 	case $opt in
 	k) kernel=$OPTARG kernel_set=1 ;;
@@ -54,6 +56,7 @@ maxcpus=${maxcpus:-$cpus}
 ((maxcpus >= cpus)) || die "possible CPUs ($maxcpus) must be at least the online CPUs ($cpus)"
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || die "timeout must be a positive number of seconds"
 [[ $silence =~ ^[1-9][0-9]*$ ]] || die "silence limit must be a positive number of seconds"
+[[ $tcg_thread == multi || $tcg_thread == single ]] || die "TCG_THREAD=$tcg_thread: expected multi or single"
 qemu=${LAB_QEMU:-qemu-system-x86_64}
 need "$qemu" perl
 
@@ -168,8 +171,7 @@ elif ((icount)); then
 	# shellcheck disable=SC2054 # commas separate QEMU's suboptions, not array elements
 	accel=(-accel tcg,thread=single -icount shift=0,sleep=off -cpu max)
 else
-	# shellcheck disable=SC2054 # commas separate QEMU's suboptions
-	accel=(-accel tcg,thread=multi -cpu max)
+	accel=(-accel "tcg,thread=$tcg_thread" -cpu max)
 fi
 
 printf '%s\n' "$*" >"$run_dir/cmd"
