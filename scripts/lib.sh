@@ -117,6 +117,29 @@ lock_build_src() {
 	fi
 }
 
+# run_stoppable CMD...: run CMD and return its status, as a foreground command would, except that
+# a SIGINT or SIGTERM of this script stops CMD (with SIGTERM) rather than waiting for it to end:
+# bash runs a trap only once the foreground command ended, and a VM can run for hours. Sets
+# stop_requested=1 when that happened; puts the caller's traps of INT and TERM back.
+run_stoppable() {
+	local saved rc
+	saved=$(trap -p INT TERM)
+	# shellcheck disable=SC2034 # read by the caller
+	stop_requested=0
+	"$@" &
+	_stoppable_pid=$!
+	trap 'stop_requested=1; kill -TERM "$_stoppable_pid" 2>/dev/null' INT TERM
+	# a trapped signal ends wait early: wait again until CMD is gone
+	while :; do
+		rc=0
+		wait "$_stoppable_pid" || rc=$?
+		kill -0 "$_stoppable_pid" 2>/dev/null || break
+	done
+	trap - INT TERM
+	eval "$saved"
+	return "$rc"
+}
+
 # lock_tree: hold a lock on $TREE (and, inside base.sh, on the base) until the script ends, so
 # that two runs on one cache never rebuild the same tree at once.
 lock_tree() {

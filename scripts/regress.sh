@@ -59,6 +59,17 @@ denylist() {
 	list_entries "$BASE_CONFIG/DENYLIST.$1"
 }
 
+# run_vm TODO RUN: one VM that runs the tests listed in TODO, its output in RUN (uses run_suite's
+# variables)
+run_vm() {
+	cd "$(dirname "$1")" &&
+		TCG_THREAD=${TCG_THREAD:-$REGRESS_TCG_THREAD} exec "$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c "$VM_CPUS" \
+			-p "${MAXCPUS:-$REGRESS_MAXCPUS}" -m "${MEM:-$REGRESS_MEM}" -t "${TIMEOUT:-$REGRESS_TIMEOUT}" \
+			-s "${SILENCE:-$((suite_limit + 120))}" -- \
+			bash "$LAB_ROOT/scripts/regress-guest.sh" "$st" "$suite" "$suite_limit" "$1" "$deny" \
+			>"$2" 2>>"$out.console"
+}
+
 # run_todo TODO: run the tests listed in TODO (regress-guest.sh) in the VM, appending to $out.out;
 # a kernel that dies in a test is booted again for the tests after it (uses run_suite's variables)
 run_todo() {
@@ -67,10 +78,8 @@ run_todo() {
 		note "$suite: $(wc -l <"$todo") tests to run on $(basename "$kernel")"
 		start=$SECONDS status=0
 		# from the results directory: the guest then sees it (TODO) also when it is under /tmp
-		(cd "$(dirname "$todo")" && TCG_THREAD=${TCG_THREAD:-$REGRESS_TCG_THREAD} exec "$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c "$VM_CPUS" -p "${MAXCPUS:-$REGRESS_MAXCPUS}" -m "${MEM:-$REGRESS_MEM}" \
-			-t "${TIMEOUT:-$REGRESS_TIMEOUT}" -s "${SILENCE:-$((suite_limit + 120))}" -- \
-			bash "$LAB_ROOT/scripts/regress-guest.sh" "$st" "$suite" "$suite_limit" "$todo" "$deny" \
-			>"$run" 2>>"$out.console") || status=$?
+		run_stoppable run_vm "$todo" "$run" || status=$?
+		((!stop_requested)) || interrupted=1
 		cat "$run" >>"$out.out"
 		# the suite's wall time, VM boots included, over every run of it (resumed ones too)
 		echo $(($(cat "$out.wall" 2>/dev/null || echo 0) + SECONDS - start)) >"$out.wall"
