@@ -344,6 +344,19 @@ class StalenessTest(Fixture):
         self.assertEqual(self.cells()["gate"],
                          "✓, %s, [results/evidence/6.1/gate.log](results/evidence/6.1/gate.log)" % head[:12])
 
+    def test_results_file_names_its_commit(self):
+        measured = self.lab.commit("before the run")
+        write(self.lab.root, "results/bench.log", "Measured at lab commit %s.\n%s" % (measured[:7], MT))
+        self.lab.commit("the run")
+        write(self.lab.root, "results/bench.log", "Measured at lab commit %s.\n%sprose\n" % (measured[:7], MT))
+        self.lab.commit("a prose edit")
+        self.assertEqual(self.cells()["bench"],
+                         "×0.021, %s, [results/bench.log](results/bench.log)" % measured[:12])
+        write(self.lab.root, "results/bench.log", "Measured at lab commit 0123456.\n" + MT)
+        self.lab.commit("a commit that is not there")
+        with self.assertRaisesRegex(matrix.Error, "no such commit"):
+            self.cells()
+
     def test_uncommitted_results(self):
         self.measure()
         write(self.lab.root, "results/icount/trials.csv", TRIALS + "icount,base,3,64,hashmap,full,0.351,M/s\n")
