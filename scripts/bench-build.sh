@@ -35,9 +35,12 @@ if [[ ${targets[*]} == bench ]]; then
 	make_args=(OUTPUT="$obj")
 else
 	out=$BASE_CACHE/selftests/$tools-$config
-	# bpf_testmod.ko carries the kernel's version (with its git hash): the regress selftests are
-	# per kernel, so that a kernel that differs only outside tools/ gets a module it loads.
-	[[ $config != regress ]] || out+=-$(basename "$("$LAB_ROOT/scripts/kernel.sh" -n -c "$config" "$commit")")
+	# bpf_testmod.ko carries the kernel's version (with its git hash) and split BTF on top of the
+	# kernel's: the regress and debug selftests are per kernel, so that a kernel that differs only
+	# outside tools/ gets a module it loads (6.12's debug kernel refused one built for the one
+	# before: "failed to validate module [bpf_testmod] BTF: -22").
+	[[ $config != regress && $config != debug ]] ||
+		out+=-$(basename "$("$LAB_ROOT/scripts/kernel.sh" -n -c "$config" "$commit")")
 	[[ -z $SELFTESTS_LLVM ]] || llvm=$SELFTESTS_LLVM
 	[[ -z $llvm ]] || out+=-llvm$llvm
 	unbuildable=$(list_entries "$BASE_CONFIG/selftests-unbuildable")
