@@ -23,14 +23,14 @@ BASE_CONFIG=$LAB_ROOT/config/$BASE
 # The base's facts, one kind a file (plain NAME=value lines): base.conf, the package and where
 # Debian's archive serves it; possible-cpus.conf, how its kernel counts possible CPUs in QEMU
 # (VM_OFFLINE_CPUS); tcg.conf, how many host threads TCG gives make regress's vCPUs
-# (REGRESS_TCG_THREAD: multi, one each, or single); toolchain.conf, the LLVM its selftests need where Debian's clang (14) does
-# not do (SELFTESTS_LLVM for test_progs and the other suites, in make regress and check-debug;
-# BENCH_LLVM for bench) and, with DEBUG_SELFTESTS_BTF=regress, that check-debug's suites compile
-# against the regress kernel's BTF; series.conf, how git format-patch writes its series
-# (SUBJECT_PREFIX, and BASE_COMMIT_TRAILER=1 for a base-commit: trailer, which b4 reads). The
-# others are optional; their defaults:
+# (REGRESS_TCG_THREAD, single or multi; unset: VM_TCG_THREAD of config/vm.conf); toolchain.conf,
+# the LLVM its selftests need where Debian's clang (14) does not do (SELFTESTS_LLVM for test_progs
+# and the other suites, in make regress and check-debug; BENCH_LLVM for bench) and, with
+# DEBUG_SELFTESTS_BTF=regress, that check-debug's suites compile against the regress kernel's BTF;
+# series.conf, how git format-patch writes its series (SUBJECT_PREFIX, and BASE_COMMIT_TRAILER=1
+# for a base-commit: trailer, which b4 reads). The others are optional; their defaults:
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
-SELFTESTS_LLVM='' DEBUG_SELFTESTS_BTF='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent REGRESS_TCG_THREAD=multi
+SELFTESTS_LLVM='' DEBUG_SELFTESTS_BTF='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent REGRESS_TCG_THREAD=''
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
 SUBJECT_PREFIX=PATCH BASE_COMMIT_TRAILER=0
 # shellcheck source=/dev/null # the base's own file

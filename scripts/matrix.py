@@ -12,10 +12,11 @@
 The rows, and per base where each finds its value, are config/matrix; the columns are the bases
 (config/<base>/base.conf). A cell gives the value, the lab commit it was measured at and the file
 that holds it. Measured at: the lab commit the file names itself (evidence records, CI runs, or a
-line "Measured at lab commit SHA." in a results file), else the last commit that changed the file. A cell is "stale" when the series' patches the row depends on
-(`git patch-id --stable` of those of patches/<base>/ that touch the row's paths, and their commit
-messages for the rows that check them) differ between that commit and now (the working tree);
-"not measured" when no file holds its evidence.
+line "Measured at lab commit SHA." in a results file), else the last commit that changed the file. A
+cell is "stale" when the series' patches the row depends on (`git patch-id --stable` of those of
+patches/<base>/ that touch the row's paths, and their commit messages for the rows that check them)
+differ between that commit and now (the working tree); "not measured" when no file holds its
+evidence.
 """
 import argparse
 import csv
@@ -208,12 +209,15 @@ def lab_bases(root):
 class Context:
     def __init__(self, repo, base):
         self.repo, self.base = repo, base
+        self._files = {}
 
     def read(self, path):
-        text = self.repo.show(None, path)
-        if text is None:
+        """A results file of the working tree, read once per cell (the extractor, then its stamp)."""
+        if path not in self._files:
+            self._files[path] = self.repo.show(None, path)
+        if self._files[path] is None:
             raise Missing(path)
-        return text
+        return self._files[path]
 
 
 def ratio_text(r):
