@@ -9,6 +9,7 @@
 # never shadow those of the out-of-tree bench build; the whole selftests directory is copied out.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+own_group "$@"
 
 config=bench name_only=0 unbuildable='' llvm='' clang=clang
 while getopts c:n opt; do

@@ -6,6 +6,7 @@
 # are passed to the VM.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+own_group "$@"
 
 on_host=0
 [[ ${1:-} == -H ]] && on_host=1

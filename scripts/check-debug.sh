@@ -6,6 +6,7 @@
 # Slow (a second kernel build and test_progs), so it is not part of `make check`.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+own_group "$@"
 
 S=$LAB_ROOT/scripts
 start=$SECONDS

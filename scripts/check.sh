@@ -20,6 +20,7 @@
 set -euo pipefail
 requested_base=${BASE:-}
 . "$(dirname "$0")/lib.sh"
+own_group "$@"
 
 usage() {
 	cat <<'USAGE'

@@ -10,6 +10,7 @@
 #   -g  the gates to run: checkpatch, builds, w1, sparse (checkpatch alone needs no kernel build)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+own_group "$@"
 
 S=$LAB_ROOT/scripts
 checkpatch=$BASE_DIR/scripts/checkpatch.pl

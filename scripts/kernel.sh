@@ -12,6 +12,7 @@
 # the files that differ, which on 2 cores is minutes instead of a 12-minute build per variant.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+own_group "$@"
 
 usage="usage: kernel.sh [-c bench|selftests|debug|regress] [-o] [-n] <commit-ish>"
 config=bench need_obj=0 name_only=0

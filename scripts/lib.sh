@@ -117,6 +117,41 @@ lock_build_src() {
 	fi
 }
 
+# own_group "$@": the first command of a script that runs long children (make, compilers, QEMU,
+# other lab scripts). It runs the script again, as the leader of a process group of its own, and
+# waits for it; a SIGINT, SIGTERM or SIGHUP of this first process is passed on to that whole
+# group. So a `kill` of the script stops everything it started, as Ctrl-C does: a killed bash
+# leaves its children running, and bash runs a trap only once its foreground command ended.
+# The script's stdin is passed on, but for a terminal (a process group in the background that
+# read the terminal would be stopped).
+own_group() {
+	[[ ${BASH_SOURCE[1]:-} == "$0" ]] || return 0	# sourced, not run: not the script's to do
+	if [[ -n ${LAB_OWN_GROUP:-} ]]; then
+		unset LAB_OWN_GROUP
+		return 0
+	fi
+	local child rc sig
+	set -m
+	if [[ -t 0 ]]; then
+		LAB_OWN_GROUP=1 "$BASH" "$0" "$@" </dev/null &
+	else
+		LAB_OWN_GROUP=1 "$BASH" "$0" "$@" &
+	fi
+	child=$!
+	set +m
+	for sig in INT TERM HUP; do
+		# shellcheck disable=SC2064 # expanded now: the group and the signal
+		trap "kill -$sig -- -$child 2>/dev/null" "$sig"
+	done
+	# a trapped signal ends wait early: wait again until the script is gone
+	while :; do
+		rc=0
+		wait "$child" || rc=$?
+		kill -0 "$child" 2>/dev/null || break
+	done
+	exit "$rc"
+}
+
 # run_stoppable CMD...: run CMD and return its status, as a foreground command would, except that
 # a SIGINT or SIGTERM of this script stops CMD (with SIGTERM) rather than waiting for it to end:
 # bash runs a trap only once the foreground command ended, and a VM can run for hours. Sets

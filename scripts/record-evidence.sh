@@ -13,6 +13,7 @@
 # HEAD. Exits with the command's status; an interrupted run leaves no record.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+own_group "$@"
 
 usage="usage: BASE=<base> scripts/record-evidence.sh ROW   (ROW: a row of config/matrix with an evidence source)"
 while getopts :h opt; do

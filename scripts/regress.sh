@@ -12,6 +12,7 @@
 # series, naming it, or if the base fails a test that the denylist does not name.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+own_group "$@"
 
 usage() {
 	cat <<'USAGE'

@@ -7,6 +7,7 @@
 #   FORCE=1  rebuild anyway (the uncommitted changes and extra commits are lost).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+own_group "$@"
 
 lock_tree
 "$LAB_ROOT/scripts/base.sh"

@@ -13,6 +13,7 @@
 # Trials run A B A B ..., never A A B B, so that drift on this noisy machine hits all variants.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+own_group "$@"
 
 trials=${TRIALS:-5} clocks=${CLOCKS:-"icount wall"} variants=${VARIANTS:-"base series"}
 possible=${POSSIBLE:-2} duration=${DURATION:-3} name=''

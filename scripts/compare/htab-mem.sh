@@ -11,6 +11,7 @@
 # medians over the rounds, each implementation's op rate against upstream's with Welch's t-test.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+own_group "$@"
 
 usage="usage: htab-mem.sh [-n ROUNDS] [-w SECONDS] [-d SECONDS] [-p PRODUCERS] [-r REV] [-R]"
 table=$LAB_ROOT/scripts/compare/htab_mem_table.py

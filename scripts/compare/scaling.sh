@@ -11,6 +11,7 @@
 # then a table of the mean rates and p2/p1, and keeps the log in $RESULTS/scaling-{host,vm}.log.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+own_group "$@"
 
 usage="usage: scaling.sh [-H] [-n ROUNDS] [-d SECONDS] [-A REV] [-B REV] [BENCH...]"
 
