@@ -2,9 +2,9 @@
 # Tests of the selftests `bench htab-mem` (6.1's patch 0011): its option errors, the outcomes and the
 # memory it reports in each use case, and that nothing it changes in the cgroup hierarchy or the
 # mounts outlives it, however it ends (normal exit, SIGTERM, SIGKILL to it or to its process group, SIGPIPE from `| head -1`,
-# no cgroup2 mount to start with). TAP output, exit 1 when a test fails.
+# no cgroup2 mount to start with, a reaper killed before the benchmark ends). TAP output, exit 1 when a test fails.
 #   scripts/test-htab-mem.sh -b BENCH_DIR [TEST...]     (TEST: options, outcomes, sigterm, kill9, killgroup,
-#                                                          head, nomount; default: all)
+#                                                          head, nomount, noreaper; default: all)
 # All but `options` need root and a cgroup2 hierarchy with the memory controller (the lab VM):
 # run them under `unshare -m`; `nomount` unmounts cgroup2 only in a mount namespace of its own.
 set -euo pipefail
@@ -239,7 +239,38 @@ test_nomount() {
 	nothing_left "no cgroup2 mount" "$before"
 }
 
-all=(options outcomes sigterm kill9 killgroup head nomount)
+# The reaper killed while the benchmark runs: the benchmark must still end normally (status 0, having
+# said that it lost the reaper) and undo everything itself. Telling a reaper that is gone "done"
+# must not raise SIGPIPE in the middle of that cleanup.
+test_noreaper() {
+	local before pid reaper status=0 _
+	before=$(snapshot)
+	stdbuf -oL "$bench" -w1 -d4 -p2 htab-mem --use-case overwrite >"$scratch/noreaper.out" 2>&1 &
+	pid=$!
+	for _ in $(seq 300); do
+		grep -q '^Iter' "$scratch/noreaper.out" && break
+		sleep 0.1
+	done
+	reaper=$(pgrep -P "$pid" || true)
+	if [[ -z $reaper ]] || ! grep -q '^Iter' "$scratch/noreaper.out"; then
+		not_ok "noreaper: no run with a reaper"
+		sed 's/^/#   /' "$scratch/noreaper.out"
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" || true
+		return
+	fi
+	kill -KILL "$reaper"
+	wait "$pid" || status=$?
+	if ((status == 0)) && grep -q 'lost the reaper' "$scratch/noreaper.out"; then
+		ok "noreaper: the benchmark ended normally and said: $(grep 'lost the reaper' "$scratch/noreaper.out" | head -n1)"
+	else
+		not_ok "noreaper: the benchmark exited with $status after its reaper was killed, expected 0$( ((status != 128 + 13)) || echo ' (141: SIGPIPE)')"
+		tail -n3 "$scratch/noreaper.out" | sed 's/^/#   /'
+	fi
+	nothing_left "reaper killed" "$before"
+}
+
+all=(options outcomes sigterm kill9 killgroup head nomount noreaper)
 (($#)) || set -- "${all[@]}"
 for t in "$@"; do
 	declare -F "test_$t" >/dev/null || die "no test '$t' (tests: ${all[*]})"
