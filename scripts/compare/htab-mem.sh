@@ -3,9 +3,11 @@
 # flavour runs with the series' htab-mem (default pairing: barrier, as upstream's), with its
 # --pairing turn, and with upstream's own htab-mem (lab/variants/htab-mem-upstream.sh), in an order
 # that rotates every round. Wall clock (TCG or KVM, 2 vCPUs, bench -pN --prod-affinity 0-(N-1)).
-#   BASE=6.1 scripts/compare/htab-mem.sh [-n ROUNDS] [-w SECS] [-d SECS] [-p PRODUCERS] [-r REV] [-R]
+#   BASE=6.1 scripts/compare/htab-mem.sh [-n ROUNDS] [-w SECS] [-d SECS] [-p PRODUCERS] [-r REV] [-v PATCH] [-R]
 #   -n rounds (default 3)   -w, -d  bench's warm-up and measured seconds (default 2 and 5)
 #   -p producers, even (default 2)   -r the tree revision (default HEAD)
+#   -v  also run the series' htab-mem with PATCH applied (a measurement-only variant, such as
+#       lab/variants/htab-mem-map-in-bench.patch), as a fourth implementation named 'variant'
 #   -R  record the log and the table in Documentation/results/htab-mem-6.1-vs-upstream/
 # Prints one "htab-mem: ..." line per run (scripts/compare/htab_mem_table.py), then the table:
 # medians over the rounds, each implementation's op rate against upstream's with Welch's t-test.
@@ -13,13 +15,14 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 own_group "$@"
 
-usage="usage: htab-mem.sh [-n ROUNDS] [-w SECONDS] [-d SECONDS] [-p PRODUCERS] [-r REV] [-R]"
+usage="usage: htab-mem.sh [-n ROUNDS] [-w SECONDS] [-d SECONDS] [-p PRODUCERS] [-r REV] [-v PATCH] [-R]"
 table=$LAB_ROOT/scripts/compare/htab_mem_table.py
 
-# The runner, in the VM: htab-mem.sh --run ROUNDS WARMUP SECONDS PRODUCERS DIR
+# The runner, in the VM: htab-mem.sh --run ROUNDS WARMUP SECONDS PRODUCERS DIR [VARIANT_DIR]
 if [[ ${1:-} == --run ]]; then
-	rounds=$2 warmup=$3 secs=$4 prods=$5 dir=$6
+	rounds=$2 warmup=$3 secs=$4 prods=$5 dir=$6 vdir=${7:-}
 	impls=(barrier turn upstream)
+	[[ -z $vdir ]] || impls+=(variant)
 	cd "$dir"
 	for ((r = 0; r < rounds; r++)); do
 		for use_case in overwrite batch_add_batch_del add_del_on_diff_cpu; do
@@ -27,14 +30,16 @@ if [[ ${1:-} == --run ]]; then
 				for ((i = 0; i < ${#impls[@]}; i++)); do
 					impl=${impls[(i + r) % ${#impls[@]}]}
 					args=(-w"$warmup" -d"$secs" -p"$prods" --prod-affinity 0-$((prods - 1)))
+					bench=./bench
 					case $impl in
 					barrier) args+=(htab-mem) ;;
 					turn) args+=(htab-mem --pairing turn) ;;
 					upstream) args+=(htab-mem-upstream) ;;
+					variant) args+=(htab-mem) bench=$vdir/bench ;;
 					esac
 					args+=(--use-case "$use_case")
 					[[ $flavour == bpf-ma ]] || args+=(--preallocated)
-					out=$(timeout -k 5 $((warmup + secs + 60)) ./bench "${args[@]}" 2>&1) || true
+					out=$(timeout -k 5 $((warmup + secs + 60)) "$bench" "${args[@]}" 2>&1) || true
 					python3 "$table" line "$impl" "$use_case" "$flavour" <<<"$out"
 				done
 			done
@@ -43,14 +48,15 @@ if [[ ${1:-} == --run ]]; then
 	exit 0
 fi
 
-rounds=3 warmup=2 secs=5 prods=2 record=0 rev=HEAD
-while getopts :n:w:d:p:r:Rh opt; do
+rounds=3 warmup=2 secs=5 prods=2 record=0 rev=HEAD variant=''
+while getopts :n:w:d:p:r:v:Rh opt; do
 	case $opt in
 	n) rounds=$OPTARG ;;
 	w) warmup=$OPTARG ;;
 	d) secs=$OPTARG ;;
 	p) prods=$OPTARG ;;
 	r) rev=$OPTARG ;;
+	v) variant=$OPTARG ;;
 	R) record=1 ;;
 	h) echo "$usage"; exit 0 ;;
 	:) die "-$OPTARG needs a value ($usage)" ;;
@@ -65,20 +71,29 @@ shift $((OPTIND - 1))
 [[ $prods =~ ^[1-9][0-9]*$ && $((prods % 2)) == 0 ]] ||
 	die "-p: expected an even number of producers (add_del_on_diff_cpu pairs them), got '$prods'"
 [[ $BASE == 6.1 ]] || die "only 6.1's series carries an htab-mem of its own (BASE=6.1, not $BASE)"
+[[ -z $variant || -f $variant ]] || die "-v $variant: no such patch"
 
 "$LAB_ROOT/scripts/tree.sh"
 commit=$("$LAB_ROOT/lab/variants/htab-mem-upstream.sh" "$rev")
 dir=$("$LAB_ROOT/scripts/bench-build.sh" "$commit")
+vdir=''
+if [[ -n $variant ]]; then
+	vcommit=$(patched_commit "$rev" "$(realpath "$variant")") || die "-v $variant does not apply on $rev"
+	vdir=$("$LAB_ROOT/scripts/bench-build.sh" "$vcommit")
+fi
 kernel=$("$LAB_ROOT/scripts/kernel.sh" "$rev")
 mkdir -p "$RESULTS"
 log=$RESULTS/htab-mem-vs-upstream.log
-runs=$((rounds * 18))
+nimpl=3
+[[ -z $vdir ]] || nimpl=4
+runs=$((rounds * 6 * nimpl))
 step "in the VM ($((prods > 2 ? prods : 2)) vCPUs, kernel of $rev): $runs runs of $((warmup + secs)) s, $prods producers" \
 	"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c "$((prods > 2 ? prods : 2))" -t $((runs * (warmup + secs + 8) + 120)) -- \
-	"$LAB_ROOT/scripts/compare/htab-mem.sh --run $rounds $warmup $secs $prods $dir" | tee "$log"
+	"$LAB_ROOT/scripts/compare/htab-mem.sh --run $rounds $warmup $secs $prods $dir $vdir" | tee "$log"
 
 summary=$(
 	echo "6.1 series ($(git -C "$TREE" log -1 --format='%h %s' "$rev")), bench of $(basename "$dir")"
+	[[ -z $vdir ]] || echo "variant: the series' htab-mem with $(basename "$variant"), bench of $(basename "$vdir")"
 	echo "bench -w$warmup -d$secs -p$prods --prod-affinity 0-$((prods - 1)), $rounds rounds alternated;"
 	echo "medians of the rounds: per-producer op rate (k/s) and memory usage (MiB, the benchmark's"
 	echo "cgroup, as upstream's reports it); x upstream: op rate over upstream's ('~': no significant difference, Welch's t-test)"
@@ -88,6 +103,7 @@ echo
 echo "$summary"
 if ((record)); then
 	out=$LAB_ROOT/Documentation/results/htab-mem-6.1-vs-upstream
+	[[ -z $variant ]] || out+=/$(basename "$variant" .patch)
 	mkdir -p "$out"
 	cp "$log" "$out/runs.log"
 	echo "$summary" >"$out/table.txt"
