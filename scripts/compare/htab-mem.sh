@@ -103,7 +103,6 @@ echo
 echo "$summary"
 if ((record)); then
 	out=$LAB_ROOT/Documentation/results/htab-mem-6.1-vs-upstream
-	[[ -z $variant ]] || out+=/$(basename "$variant" .patch)
 	mkdir -p "$out"
 	cp "$log" "$out/runs.log"
 	echo "$summary" >"$out/table.txt"
