@@ -118,30 +118,33 @@ lock_build_src() {
 }
 
 # own_group "$@": the first command of a script that runs long children (make, compilers, QEMU,
-# other lab scripts). It runs the script again, as the leader of a process group of its own, and
-# waits for it; a SIGINT, SIGTERM or SIGHUP of this first process is passed on to that whole
-# group. So a `kill` of the script stops everything it started, as Ctrl-C does: a killed bash
-# leaves its children running, and bash runs a trap only once its foreground command ended.
-# The script's stdin is passed on, but for a terminal (a process group in the background that
-# read the terminal would be stopped).
+# other lab scripts). Run from a shell or make, it runs the script again, as the leader of a
+# process group of its own, and waits for it; a SIGINT, SIGTERM or SIGHUP of this first process is
+# passed on to that whole group. So a `kill` of the script stops everything it started, as Ctrl-C
+# does: a killed bash leaves its children running, and bash runs a trap only once its foreground
+# command ended. When the script ends of the signal, the first process then dies of it too, so
+# that a calling shell stops as it would on Ctrl-C. A lab script started by another one (or by a
+# test under check.sh, which stops each test's process group) stays in the group it was started
+# in: LAB_OWN_GROUP is exported to every process below. The script's stdin is passed on, but for
+# a terminal (a process group in the background that read the terminal would be stopped), and git
+# gets no pager. Ctrl-Z stops the first process only.
 own_group() {
 	[[ ${BASH_SOURCE[1]:-} == "$0" ]] || return 0	# sourced, not run: not the script's to do
-	if [[ -n ${LAB_OWN_GROUP:-} ]]; then
-		unset LAB_OWN_GROUP
-		return 0
-	fi
+	[[ -z ${LAB_OWN_GROUP:-} ]] || return 0
 	local child rc sig
+	export LAB_OWN_GROUP=1 GIT_PAGER=cat
+	_own_group_sig=''
 	set -m
 	if [[ -t 0 ]]; then
-		LAB_OWN_GROUP=1 "$BASH" "$0" "$@" </dev/null &
+		"$BASH" "$0" "$@" </dev/null &
 	else
-		LAB_OWN_GROUP=1 "$BASH" "$0" "$@" &
+		"$BASH" "$0" "$@" &
 	fi
 	child=$!
 	set +m
 	for sig in INT TERM HUP; do
 		# shellcheck disable=SC2064 # expanded now: the group and the signal
-		trap "kill -$sig -- -$child 2>/dev/null" "$sig"
+		trap "_own_group_sig=$sig; kill -$sig -- -$child 2>/dev/null || true; kill -CONT -- -$child 2>/dev/null || true" "$sig"
 	done
 	# a trapped signal ends wait early: wait again until the script is gone
 	while :; do
@@ -149,6 +152,10 @@ own_group() {
 		wait "$child" || rc=$?
 		kill -0 "$child" 2>/dev/null || break
 	done
+	if [[ -n $_own_group_sig ]] && ((rc > 128)); then
+		trap - "$_own_group_sig"
+		kill -s "$_own_group_sig" $$
+	fi
 	exit "$rc"
 }
 
