@@ -8,6 +8,7 @@
 #   -p producers, even (default 2)   -r the tree revision (default HEAD)
 #   -v  also run the series' htab-mem with PATCH applied (a measurement-only variant, such as
 #       lab/variants/htab-mem-map-in-bench.patch), as a fourth implementation named 'variant'
+#       (its column in the table; take -n a multiple of 4, so that each runs in every place)
 #   -R  record the log and the table in Documentation/results/htab-mem-6.1-vs-upstream/
 # Prints one "htab-mem: ..." line per run (scripts/compare/htab_mem_table.py), then the table:
 # medians over the rounds, each implementation's op rate against upstream's with Welch's t-test.
@@ -89,7 +90,7 @@ nimpl=3
 runs=$((rounds * 6 * nimpl))
 step "in the VM ($((prods > 2 ? prods : 2)) vCPUs, kernel of $rev): $runs runs of $((warmup + secs)) s, $prods producers" \
 	"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c "$((prods > 2 ? prods : 2))" -t $((runs * (warmup + secs + 8) + 120)) -- \
-	"$LAB_ROOT/scripts/compare/htab-mem.sh --run $rounds $warmup $secs $prods $dir $vdir" | tee "$log"
+	"$(printf '%q ' "$LAB_ROOT/scripts/compare/htab-mem.sh" --run "$rounds" "$warmup" "$secs" "$prods" "$dir" "$vdir")" | tee "$log"
 
 summary=$(
 	echo "6.1 series ($(git -C "$TREE" log -1 --format='%h %s' "$rev")), bench of $(basename "$dir")"
