@@ -23,7 +23,8 @@ BASE_CONFIG=$LAB_ROOT/config/$BASE
 # The base's facts, one kind a file (plain NAME=value lines): base.conf, the package and where
 # Debian's archive serves it; possible-cpus.conf, how its kernel counts possible CPUs in QEMU
 # (VM_OFFLINE_CPUS); tcg.conf, how many host threads TCG gives make regress's vCPUs
-# (REGRESS_TCG_THREAD, single or multi; unset: VM_TCG_THREAD of config/vm.conf); toolchain.conf,
+# (REGRESS_TCG_THREAD, single or multi; unset: VM_TCG_THREAD of config/vm.conf) and whether make
+# regress runs the base's and the series' VMs side by side (REGRESS_JOBS, 1 or 2); toolchain.conf,
 # the LLVM its selftests need where Debian's clang (14) does not do (SELFTESTS_LLVM for test_progs
 # and the other suites, in make regress and check-debug; BENCH_LLVM for bench) and, with
 # DEBUG_SELFTESTS_BTF=regress, that check-debug's suites compile against the regress kernel's BTF;
@@ -31,6 +32,8 @@ BASE_CONFIG=$LAB_ROOT/config/$BASE
 # for a base-commit: trailer, which b4 reads). The others are optional; their defaults:
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
 SELFTESTS_LLVM='' DEBUG_SELFTESTS_BTF='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent REGRESS_TCG_THREAD=''
+# shellcheck disable=SC2034 # read by regress.sh
+REGRESS_JOBS=1
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
 SUBJECT_PREFIX=PATCH BASE_COMMIT_TRAILER=0
 # shellcheck source=/dev/null # the base's own file
@@ -74,7 +77,7 @@ die() {
 }
 
 note() {
-	echo ">>> $*" >&2
+	echo ">>> ${LAB_NOTE_PREFIX:-}$*" >&2
 }
 
 # step "what" cmd args...: announce a long step, run it, print how long it took.

@@ -25,6 +25,8 @@ usage: scripts/regress.sh [-b REV | -B DIR] [-r REV] [-p PATCH] [-a TESTS] [-o D
     -a TESTS  test_progs tests to run (comma-separated globs; default all of them)
     -o DIR    results go to DIR/base and DIR/series, run afresh (default: the cache, reused)
     -R        record: copy the results and a summary to Documentation/results/regress-<base>/
+    VMS=1|2   one VM at a time, or the base's and the series' side by side (default: REGRESS_JOBS
+              of config/<base>/tcg.conf, else 1)
     suite     test_progs test_progs-no_alu32 test_maps test_verifier (default: all four)
 USAGE
 	exit "${1:-0}"
@@ -51,6 +53,8 @@ for s in "${suites[@]}"; do
 	[[ " ${all_suites[*]} " == *" $s "* ]] || die "unknown suite '$s' (expected: ${all_suites[*]})"
 done
 limit=${LIMIT:-900}
+jobs=${VMS:-$REGRESS_JOBS}
+[[ $jobs == 1 || $jobs == 2 ]] || die "VMS=$jobs: expected 1 (one VM at a time) or 2 (the base's and the series' side by side)"
 need python3 timeout
 
 # denylist SUITE: the DENYLIST entries for SUITE, one per line, comments and blanks removed
@@ -218,10 +222,31 @@ start=$SECONDS
 if [[ -n $recorded ]]; then
 	check_recorded "$recorded"
 	base_dir=$recorded
-else
+	series_dir=$(run_kernel series "$series_rev")
+elif ((jobs == 1)); then
 	base_dir=$(run_kernel base "$base_rev")
+	series_dir=$(run_kernel series "$series_rev")
+else
+	# VMS=2 (config/<base>/tcg.conf's REGRESS_JOBS): both sides' kernels and selftests first, one build at a time, then the two
+	# sides' VMs at once (each side's notes name it). A side that fails stops the run.
+	for rev in "$base_rev" "$series_rev"; do
+		commit=$(tree_commit "$rev")
+		"$LAB_ROOT/scripts/bench-build.sh" -c regress "$commit" test_progs test_progs-no_alu32 test_maps test_verifier >/dev/null
+		"$LAB_ROOT/scripts/kernel.sh" -c regress "$commit" >/dev/null
+	done
+	sides=$(mktemp -d)
+	trap 'rm -rf "$sides"' EXIT
+	LAB_NOTE_PREFIX='base: ' run_kernel base "$base_rev" >"$sides/base" &
+	base_pid=$!
+	LAB_NOTE_PREFIX='series: ' run_kernel series "$series_rev" >"$sides/series" &
+	series_pid=$!
+	base_rc=0 series_rc=0
+	wait "$base_pid" || base_rc=$?
+	wait "$series_pid" || series_rc=$?
+	((base_rc == 0)) || die "the base's side ended with status $base_rc"
+	((series_rc == 0)) || die "the series' side ended with status $series_rc"
+	base_dir=$(cat "$sides/base") series_dir=$(cat "$sides/series")
 fi
-series_dir=$(run_kernel series "$series_rev")
 if [[ -z $results ]]; then
 	ln -sfn "$base_dir" "$BASE_CACHE/regress/base"
 	ln -sfn "$series_dir" "$BASE_CACHE/regress/series"
