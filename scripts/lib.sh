@@ -80,6 +80,15 @@ note() {
 	echo ">>> ${LAB_NOTE_PREFIX:-}$*" >&2
 }
 
+# guest_command ARG...: one shell command line that runs ARG... with each argument intact, for
+# vm.sh, which runs its words joined by spaces as the guest's command (a DENYLIST entry may hold
+# spaces: test_progs' subtest names do).
+guest_command() {
+	local line
+	printf -v line '%q ' "$@"
+	echo "${line% }"
+}
+
 # step "what" cmd args...: announce a long step, run it, print how long it took.
 step() {
 	local what=$1 start=$SECONDS rc=0

@@ -71,7 +71,7 @@ run_vm() {
 		TCG_THREAD=${TCG_THREAD:-$REGRESS_TCG_THREAD} exec "$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c "$VM_CPUS" \
 			-p "${MAXCPUS:-$REGRESS_MAXCPUS}" -m "${MEM:-$REGRESS_MEM}" -t "${TIMEOUT:-$REGRESS_TIMEOUT}" \
 			-s "${SILENCE:-$((suite_limit + 120))}" -- \
-			bash "$LAB_ROOT/scripts/regress-guest.sh" "$st" "$suite" "$suite_limit" "$1" "$deny" \
+			"$(guest_command bash "$LAB_ROOT/scripts/regress-guest.sh" "$st" "$suite" "$suite_limit" "$1" "$deny")" \
 			>"$2" 2>>"$out.console"
 }
 

@@ -90,7 +90,7 @@ nimpl=3
 runs=$((rounds * 6 * nimpl))
 step "in the VM ($((prods > 2 ? prods : 2)) vCPUs, kernel of $rev): $runs runs of $((warmup + secs)) s, $prods producers" \
 	"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c "$((prods > 2 ? prods : 2))" -t $((runs * (warmup + secs + 8) + 120)) -- \
-	"$(printf '%q ' "$LAB_ROOT/scripts/compare/htab-mem.sh" --run "$rounds" "$warmup" "$secs" "$prods" "$dir" "$vdir")" | tee "$log"
+	"$(guest_command "$LAB_ROOT/scripts/compare/htab-mem.sh" --run "$rounds" "$warmup" "$secs" "$prods" "$dir" "$vdir")" | tee "$log"
 
 summary=$(
 	echo "6.1 series ($(git -C "$TREE" log -1 --format='%h %s' "$rev")), bench of $(basename "$dir")"
