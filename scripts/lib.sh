@@ -72,7 +72,7 @@ JOBS=${JOBS:-$(nproc)}
 TRACEFS_BENCHS=trig-tp					# benchmarks of the registry that need tracefs
 
 die() {
-	echo "error: $*" >&2
+	echo "error: ${LAB_NOTE_PREFIX:-}$*" >&2
 	exit 1
 }
 
@@ -81,12 +81,12 @@ note() {
 }
 
 # guest_command ARG...: one shell command line that runs ARG... with each argument intact, for
-# vm.sh, which runs its words joined by spaces as the guest's command (a DENYLIST entry may hold
-# spaces: test_progs' subtest names do).
+# vm.sh, which runs its words joined by spaces as the guest's command (make regress's -d list holds
+# globs, and test_progs' subtest names hold spaces and shell characters such as '<').
 guest_command() {
 	local line
 	printf -v line '%q ' "$@"
-	echo "${line% }"
+	printf '%s\n' "${line% }"
 }
 
 # step "what" cmd args...: announce a long step, run it, print how long it took.
@@ -182,7 +182,7 @@ run_stoppable() {
 	stop_requested=0
 	"$@" &
 	_stoppable_pid=$!
-	trap 'stop_requested=1; kill -TERM "$_stoppable_pid" 2>/dev/null' INT TERM
+	trap 'stop_requested=1; kill -TERM "$_stoppable_pid" 2>/dev/null || true' INT TERM
 	# a trapped signal ends wait early: wait again until CMD is gone
 	while :; do
 		rc=0

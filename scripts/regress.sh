@@ -228,7 +228,8 @@ elif ((jobs == 1)); then
 	series_dir=$(run_kernel series "$series_rev")
 else
 	# VMS=2 (config/<base>/tcg.conf's REGRESS_JOBS): both sides' kernels and selftests first, one build at a time, then the two
-	# sides' VMs at once (each side's notes name it). A side that fails stops the run.
+	# sides' VMs at once (each side's notes name it). The run waits for both sides, then stops
+	# naming a side that failed.
 	for rev in "$base_rev" "$series_rev"; do
 		commit=$(tree_commit "$rev")
 		"$LAB_ROOT/scripts/bench-build.sh" -c regress "$commit" test_progs test_progs-no_alu32 test_maps test_verifier >/dev/null

@@ -214,6 +214,18 @@ class Results(unittest.TestCase):
         self.assertEqual(r["for_each/pcpu: with spaces"], "DENIED")
         self.assertEqual(r["for_each/hash_map"], "OK")
 
+    def test_test_that_failed_only_in_denied_subtests(self):
+        # t ran before its subtest entries: its failure came from subtests the DENYLIST now names
+        out = ("#1/1 t/a:OK\n#1/2 t/b @unpriv:FAIL\n#1/3 t/c, 6 @unpriv:FAIL\n#1 t:FAIL\n"
+               "#2/1 u/a:FAIL\n#2/2 u/b:FAIL\n#2 u:FAIL\n")
+        r = self.results(self.parse("test_progs", out, "t/b*@unpriv\nt/c*6*@unpriv\nu/a\n"))
+        self.assertEqual(r["t/b @unpriv"], "DENIED")
+        self.assertEqual(r["t/c, 6 @unpriv"], "DENIED")
+        self.assertEqual(r["t"], "OK")
+        # u also failed in a subtest the DENYLIST does not name: still FAIL
+        self.assertEqual(r["u/a"], "DENIED")
+        self.assertEqual(r["u"], "FAIL")
+
     def test_plan(self):
         with open(self.path("all"), "w") as f:
             f.write("bpf_iter\nbpf_nf\nfor_each\nhtab_update\n")

@@ -13,8 +13,8 @@
 # Plant: own_group runs the script in the caller's process group (the kill reaches only the first
 # bash, and the sleep, like a make or QEMU, goes on).
 # Plant command: sed -i 's/^\tset -m$/\t: set -m/' scripts/lib.sh
-# Plant: a lab script started by another one makes a process group of its own too (its first
-# process exits 130 rather than dying of SIGINT, and the calling script goes on).
+# Plant: a lab script started by another one makes a process group of its own too (check.sh's
+# SIGKILL of a test's group then misses the nested script's group).
 # Plant command: sed -i 's/^\t\[\[ -z \${LAB_OWN_GROUP:-} \]\] || return 0$/\tif [[ -n ${LAB_OWN_GROUP:-} ]]; then unset LAB_OWN_GROUP; return 0; fi/' scripts/lib.sh
 # Plant: the first process exits with the script's status instead of dying of the signal.
 # Plant command: sed -i 's/^\t\tkill -s "\$_own_group_sig" \$\$$/\t\t:/' scripts/lib.sh
