@@ -80,6 +80,22 @@ note() {
 	echo ">>> ${LAB_NOTE_PREFIX:-}$*" >&2
 }
 
+# wait_for PID...: wait until every PID has ended, also when a signal this script traps ends a wait
+# early (bash runs the trap, and wait returns), so that the script never ends before its children
+# have stopped; their statuses go to wait_status[] in order.
+wait_for() {
+	local pid rc
+	wait_status=()
+	for pid in "$@"; do
+		while :; do
+			rc=0
+			wait "$pid" || rc=$?
+			kill -0 "$pid" 2>/dev/null || break
+		done
+		wait_status+=("$rc")
+	done
+}
+
 # guest_command ARG...: one shell command line that runs ARG... with each argument intact, for
 # vm.sh, which runs its words joined by spaces as the guest's command (make regress's -d list holds
 # globs, and test_progs' subtest names hold spaces and shell characters such as '<').

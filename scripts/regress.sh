@@ -241,11 +241,14 @@ else
 	base_pid=$!
 	LAB_NOTE_PREFIX='series: ' run_kernel series "$series_rev" >"$sides/series" &
 	series_pid=$!
-	base_rc=0 series_rc=0
-	wait "$base_pid" || base_rc=$?
-	wait "$series_pid" || series_rc=$?
-	((base_rc == 0)) || die "the base's side ended with status $base_rc"
-	((series_rc == 0)) || die "the series' side ended with status $series_rc"
+	# A signal reaches both sides too (one process group): wait until they have stopped their VMs.
+	signalled=0
+	trap 'signalled=1' INT TERM HUP
+	wait_for "$base_pid" "$series_pid"
+	trap - INT TERM HUP
+	((!signalled)) || { note "interrupted"; exit 130; }
+	((wait_status[0] == 0)) || die "the base's side ended with status ${wait_status[0]}"
+	((wait_status[1] == 0)) || die "the series' side ended with status ${wait_status[1]}"
 	base_dir=$(cat "$sides/base") series_dir=$(cat "$sides/series")
 fi
 if [[ -z $results ]]; then
