@@ -174,12 +174,8 @@ own_group() {
 		# shellcheck disable=SC2064 # expanded now: the group and the signal
 		trap "_own_group_sig=$sig; kill -$sig -- -$child 2>/dev/null || true; kill -CONT -- -$child 2>/dev/null || true" "$sig"
 	done
-	# a trapped signal ends wait early: wait again until the script is gone
-	while :; do
-		rc=0
-		wait "$child" || rc=$?
-		kill -0 "$child" 2>/dev/null || break
-	done
+	wait_for "$child"
+	rc=${wait_status[0]}
 	if [[ -n $_own_group_sig ]] && ((rc > 128)); then
 		trap - "$_own_group_sig"
 		kill -s "$_own_group_sig" $$
@@ -199,12 +195,8 @@ run_stoppable() {
 	"$@" &
 	_stoppable_pid=$!
 	trap 'stop_requested=1; kill -TERM "$_stoppable_pid" 2>/dev/null || true' INT TERM
-	# a trapped signal ends wait early: wait again until CMD is gone
-	while :; do
-		rc=0
-		wait "$_stoppable_pid" || rc=$?
-		kill -0 "$_stoppable_pid" 2>/dev/null || break
-	done
+	wait_for "$_stoppable_pid"
+	rc=${wait_status[0]}
 	trap - INT TERM
 	eval "$saved"
 	return "$rc"

@@ -173,7 +173,7 @@ selection_key() {
 run_kernel() {
 	local side=$1 rev=$2 commit st kernel full dir s
 	commit=$(tree_commit "$rev")
-	st=$("$LAB_ROOT/scripts/bench-build.sh" -c regress "$commit" test_progs test_progs-no_alu32 test_maps test_verifier)
+	st=$("$LAB_ROOT/scripts/bench-build.sh" -c regress "$commit" "${all_suites[@]}")
 	kernel=$("$LAB_ROOT/scripts/kernel.sh" -c regress "$commit")
 	# In the cache, a run of some test_progs tests (-a) has a directory of its own; the other
 	# suites' results are those of the full run, shared.
@@ -232,7 +232,7 @@ else
 	# naming a side that failed.
 	for rev in "$base_rev" "$series_rev"; do
 		commit=$(tree_commit "$rev")
-		"$LAB_ROOT/scripts/bench-build.sh" -c regress "$commit" test_progs test_progs-no_alu32 test_maps test_verifier >/dev/null
+		"$LAB_ROOT/scripts/bench-build.sh" -c regress "$commit" "${all_suites[@]}" >/dev/null
 		"$LAB_ROOT/scripts/kernel.sh" -c regress "$commit" >/dev/null
 	done
 	sides=$(mktemp -d)

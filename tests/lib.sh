@@ -76,6 +76,29 @@ run_test() {
 	ktap_finish
 }
 
+# poll TENTHS CMD...: run CMD every 0.1 s until it succeeds, at most TENTHS times, then once more;
+# returns CMD's last status. ended PID: PID no longer runs. sleep_runs SECS, sleep_gone SECS: a
+# `sleep SECS` runs, or none does (the tests that stop processes sleep for a length no other
+# process uses).
+poll() {
+	local n=$1 i
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	"$@"
+}
+ended() {
+	! kill -0 "$1" 2>/dev/null
+}
+sleep_runs() {
+	pgrep -fx "sleep $1" >/dev/null
+}
+sleep_gone() {
+	! sleep_runs "$1"
+}
+
 # skip "reason": end the test as skipped, with the reason on its line.
 skip() {
 	echo "$*" >"$skip_file"

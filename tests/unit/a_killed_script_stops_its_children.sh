@@ -22,34 +22,22 @@
 . "$(dirname "$0")/../lib.sh"
 
 kill_stops_the_whole_script() {
-	local script=$scratch/long.sh out=$scratch/long.out secs=$((4000 + RANDOM % 1000)) pid i rc=0
+	local script=$scratch/long.sh out=$scratch/long.out secs=$((4000 + RANDOM % 1000)) pid rc=0
 	# shellcheck disable=SC2016 # the scratch script's own expansions
 	printf '%s\n' '#!/bin/bash' 'set -euo pipefail' ". '$S/lib.sh'" 'own_group "$@"' \
 		'x=$(sleep "$1"; echo slept)' 'echo "not stopped: $x"' >"$script"
 	env -u LAB_OWN_GROUP bash "$script" "$secs" >"$out" 2>&1 &
 	pid=$!
-	for ((i = 0; i < 50; i++)); do
-		pgrep -fx "sleep $secs" >/dev/null && break
-		sleep 0.1
-	done
-	pgrep -fx "sleep $secs" >/dev/null || { echo "the script's sleep never started"; cat "$out"; return 1; }
+	poll 50 sleep_runs "$secs" || { echo "the script's sleep never started"; cat "$out"; return 1; }
 	kill -TERM "$pid"
-	for ((i = 0; i < 100; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$pid" 2>/dev/null; then
+	if ! poll 100 ended "$pid"; then
 		echo "the script still runs 10 s after SIGTERM"
 		kill "$pid"
 		pkill -fx "sleep $secs"
 		return 1
 	fi
 	wait "$pid" || rc=$?
-	for ((i = 0; i < 20; i++)); do
-		pgrep -fx "sleep $secs" >/dev/null || break
-		sleep 0.1
-	done
-	if pgrep -fx "sleep $secs" >/dev/null; then
+	if ! poll 20 sleep_gone "$secs"; then
 		echo "the script ended (status $rc) and left its child running: sleep $secs"
 		pkill -fx "sleep $secs"
 		return 1
@@ -61,7 +49,7 @@ kill_stops_the_whole_script() {
 # background job of a script, hence the python3 that restores it).
 ctrl_c_stops_nested_scripts() {
 	local outer=$scratch/outer.sh inner=$scratch/inner.sh out=$scratch/nested.out
-	local secs=$((5000 + RANDOM % 1000)) pid runner i
+	local secs=$((5000 + RANDOM % 1000)) pid runner
 	# shellcheck disable=SC2016 # the scratch scripts' own expansions
 	printf '%s\n' '#!/bin/bash' 'set -uo pipefail' ". '$S/lib.sh'" 'own_group "$@"' \
 		'sleep "$1"' >"$inner"
@@ -75,18 +63,10 @@ open(sys.argv[1], "w").write("%d\n" % p.pid)
 rc = p.wait()
 print("ended: signal %d" % -rc if rc < 0 else "ended: exit %d" % rc)' "$scratch/outer.pid" bash "$outer" "$secs" >"$out" 2>&1 &
 	runner=$!
-	for ((i = 0; i < 50; i++)); do
-		pgrep -fx "sleep $secs" >/dev/null && break
-		sleep 0.1
-	done
-	pgrep -fx "sleep $secs" >/dev/null || { echo "the inner script's sleep never started"; cat "$out"; return 1; }
+	poll 50 sleep_runs "$secs" || { echo "the inner script's sleep never started"; cat "$out"; return 1; }
 	pid=$(cat "$scratch/outer.pid")
 	kill -INT "$pid"
-	for ((i = 0; i < 100; i++)); do
-		kill -0 "$runner" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$runner" 2>/dev/null; then
+	if ! poll 100 ended "$runner"; then
 		echo "the outer script still runs 10 s after SIGINT"
 		kill -KILL "$pid" "$runner"
 		pkill -fx "sleep $secs"
@@ -94,13 +74,13 @@ print("ended: signal %d" % -rc if rc < 0 else "ended: exit %d" % rc)' "$scratch/
 	fi
 	wait "$runner" || true
 	sleep 0.5
-	if pgrep -fx "sleep $secs" >/dev/null; then
+	if sleep_runs "$secs"; then
 		echo "SIGINT left the inner script's sleep running"
 		pkill -fx "sleep $secs"
 		return 1
 	fi
 	if grep -q "went on\|inner failed" "$out"; then
-		echo "after SIGINT the outer script went on (status $rc):"
+		echo "after SIGINT the outer script went on:"
 		cat "$out"
 		return 1
 	fi
@@ -111,7 +91,7 @@ print("ended: signal %d" % -rc if rc < 0 else "ended: exit %d" % rc)' "$scratch/
 # on Ctrl-C): lab scripts run by the test, and those they run, must stay in it. The test's
 # environment has LAB_OWN_GROUP (check.sh's own_group exports it); here setsid gives the group.
 group_kill_reaches_nested_scripts() {
-	local outer=$scratch/outer.sh inner=$scratch/inner.sh secs=$((6000 + RANDOM % 1000)) pid i
+	local outer=$scratch/outer.sh inner=$scratch/inner.sh secs=$((6000 + RANDOM % 1000)) pid
 	# shellcheck disable=SC2016 # the scratch scripts' own expansions
 	printf '%s\n' '#!/bin/bash' 'set -uo pipefail' ". '$S/lib.sh'" 'own_group "$@"' \
 		'sleep "$1"' >"$inner"
@@ -120,15 +100,11 @@ group_kill_reaches_nested_scripts() {
 		"bash '$inner' \"\$1\"" >"$outer"
 	LAB_OWN_GROUP=1 setsid bash "$outer" "$secs" >/dev/null 2>&1 &
 	pid=$!
-	for ((i = 0; i < 50; i++)); do
-		pgrep -fx "sleep $secs" >/dev/null && break
-		sleep 0.1
-	done
-	pgrep -fx "sleep $secs" >/dev/null || { echo "the inner script's sleep never started"; return 1; }
+	poll 50 sleep_runs "$secs" || { echo "the inner script's sleep never started"; return 1; }
 	kill -KILL -- -"$pid"
 	wait "$pid" || true
 	sleep 0.5
-	if pgrep -fx "sleep $secs" >/dev/null; then
+	if sleep_runs "$secs"; then
 		echo "SIGKILL to the test's process group left a nested script's sleep running"
 		pkill -fx "sleep $secs"
 		return 1

@@ -10,8 +10,12 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
+two_sleeps() {
+	(($(pgrep -fx "sleep $1" | wc -l) == 2))
+}
+
 a_script_waits_for_its_sides() {
-	local script=$scratch/sides.sh log=$scratch/sides.log secs=$((7000 + RANDOM % 1000)) pid i
+	local script=$scratch/sides.sh log=$scratch/sides.log secs=$((7000 + RANDOM % 1000)) pid
 	# shellcheck disable=SC2016 # the scratch script's own expansions
 	printf '%s\n' '#!/bin/bash' 'set -uo pipefail' ". '$S/lib.sh'" 'own_group "$@"' \
 		'side() { trap "sleep 1; echo side $1 >>\"$2\"; exit 0" TERM; sleep "$3" & wait; }' \
@@ -20,11 +24,7 @@ a_script_waits_for_its_sides() {
 		>"$script"
 	env -u LAB_OWN_GROUP bash "$script" "$log" "$secs" >/dev/null 2>&1 &
 	pid=$!
-	for ((i = 0; i < 50; i++)); do
-		(($(pgrep -fx "sleep $secs" | wc -l) == 2)) && break
-		sleep 0.1
-	done
-	(($(pgrep -fx "sleep $secs" | wc -l) == 2)) || { echo "the two sides never started"; return 1; }
+	poll 50 two_sleeps "$secs" || { echo "the two sides never started"; return 1; }
 	kill -TERM "$pid"
 	wait "$pid" 2>/dev/null || true
 	sleep 2
