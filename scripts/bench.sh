@@ -33,6 +33,6 @@ else
 	kernel=$("$LAB_ROOT/scripts/kernel.sh" "$rev")
 	step "running the benchmark suite in the VM (${CPUS:-$VM_CPUS} CPUs, ${MAXCPUS:-${CPUS:-$VM_CPUS}} possible$([[ ${ICOUNT:-0} == 1 ]] && echo ', icount clock'))" \
 		"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -t "${TIMEOUT:-$BENCH_TIMEOUT}" -- \
-		"$LAB_ROOT/scripts/suite.sh -b $bench_dir -w vm ${BENCHS:-}"
+		"$(guest_command "$LAB_ROOT/scripts/suite.sh" -b "$bench_dir" -w vm ${BENCHS:-})"
 fi
 note "make bench: done in $((SECONDS - start))s"

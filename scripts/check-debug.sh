@@ -16,8 +16,11 @@ kernel=$("$S/kernel.sh" -c debug "$rev")
 bench_dir=$("$S/bench-build.sh" "$rev")
 tests_dir=$("$S/bench-build.sh" -c debug "$rev" test_progs test_maps)
 splat=$SPLAT_RE
-# The changed benchmarks (short) and the touched selftests; the list lives in config/debug-run.
-guest_cmd="splat='$splat'; cd $tests_dir && BENCH_DIR=$bench_dir bash $LAB_ROOT/config/debug-run; rc=\$?; dmesg > /tmp/dmesg; echo '--- dmesg splats ---'; grep -nE -A25 \"\$splat\" /tmp/dmesg; echo '--- end ---'; exit \$rc"
+# The changed benchmarks (short) and the touched selftests; the list lives in config/debug-run. A
+# shell program for the guest: its paths and the pattern quoted by guest_command.
+guest_cmd="splat=$(guest_command "$splat"); cd $(guest_command "$tests_dir") &&
+	BENCH_DIR=$(guest_command "$bench_dir") bash $(guest_command "$LAB_ROOT/config/debug-run"); rc=\$?;
+	dmesg > /tmp/dmesg; echo '--- dmesg splats ---'; grep -nE -A25 \"\$splat\" /tmp/dmesg; echo '--- end ---'; exit \$rc"
 log=$BASE_CACHE/check-debug.log
 set +e
 "$S/vm.sh" -k "$kernel" -c "$VM_CPUS" -m "${MEM:-$DEBUG_MEM}" -t "${TIMEOUT:-$DEBUG_TIMEOUT}" -- "$guest_cmd" 2>&1 | tee "$log"

@@ -82,7 +82,7 @@ for clock in $clocks; do
 				note "trial $t/$trials: $v, $clock clock, $p possible CPUs"
 				log=$out/$clock-$v-p$p-t$t.log
 				if ! env "${vm_env[@]}" "$LAB_ROOT/scripts/vm.sh" "${vm_opts[@]}" -k "${kernel[$v]}" -p "$p" -t 1800 -- \
-					"$LAB_ROOT/scripts/suite.sh -b $bench_dir -w vm -d $duration ${benchs[*]}" >"$log" 2>&1; then
+					"$(guest_command "$LAB_ROOT/scripts/suite.sh" -b "$bench_dir" -w vm -d "$duration" "${benchs[@]}")" >"$log" 2>&1; then
 					note "trial failed, see $log"
 					tail -n 5 "$log" >&2
 					failed=$((failed + 1))

@@ -88,7 +88,7 @@ if ((on_host)); then
 else
 	kernel=$("$LAB_ROOT/scripts/kernel.sh" "$commit_b")
 	step "in the VM (2 vCPUs, kernel of $rev_b): $what" \
-		"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c 2 -t $((runs * (secs + 4) + 120)) -- "${runner[*]}" |
+		"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c 2 -t $((runs * (secs + 4) + 120)) -- "$(guest_command "${runner[@]}")" |
 		tee "$log"
 fi
 
