@@ -34,7 +34,7 @@ help:
 	@echo "make vm CMD='…'   boot the kernel of REV and run CMD in it (CPUS, MAXCPUS, MEM, TIMEOUT, SILENCE, ICOUNT, ACCEL)"
 	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
 	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host)"
-	@echo "make regress      the kernel's BPF selftests (4 suites) on base and series, CI's config, in the VM (SUITES, TESTS, PLANT, LIMIT)"
+	@echo "make regress      the kernel's BPF selftests (4 suites) on base and series, CI's config, in the VM (SUITES, TESTS, PLANT, LIMIT, VMS)"
 	@echo "make matrix       README's evidence table from the results in the repo (config/matrix; CHECK=1: only check it)"
 	@echo "make deps         install the Debian packages the lab needs"
 	@bases=$$(ls config/*/base.conf | cut -d/ -f2 | sort -V | xargs); \

@@ -449,6 +449,7 @@ check_knobs() {
 	[[ -z ${TIMEOUT:-} || $TIMEOUT =~ ^[1-9][0-9]*$ ]] || knob_bad TIMEOUT "expected a positive number of seconds"
 	[[ -z ${SILENCE:-} || $SILENCE =~ ^[1-9][0-9]*$ ]] || knob_bad SILENCE "expected a positive number of seconds"
 	[[ -z ${LIMIT:-} || $LIMIT =~ ^[1-9][0-9]*$ ]] || knob_bad LIMIT "expected a positive number of seconds (a test's time limit)"
+	[[ -z ${VMS:-} || $VMS == 1 || $VMS == 2 ]] || knob_bad VMS "expected 1 (one VM at a time) or 2 (the base's and the series' side by side)"
 	[[ -z ${MEM:-} || $MEM =~ ^[1-9][0-9]*[MG]$ ]] || knob_bad MEM "expected a size like 512M or 2G"
 	if [[ -n ${BENCHS:-} ]]; then
 		# shellcheck disable=SC2086 # a list of words

@@ -218,6 +218,16 @@ if [[ -n $plant ]]; then
 	planted=$(patched_commit "$series_rev" "$(realpath "$plant")") || die "-p $plant does not apply on $series_rev"
 	series_rev=$planted
 fi
+# selftests_of REV: the name of REV's regress selftests (their key holds the kernel's)
+selftests_of() {
+	basename "$("$LAB_ROOT/scripts/bench-build.sh" -n -c regress "$(tree_commit "$1")" test_progs)"
+}
+# Two sides with one kernel and one selftests (-r of the base, or a series that changes neither)
+# share one results directory in the cache: side by side, both would run every test into it.
+if ((jobs == 2)) && [[ -z $recorded && -z $results ]] && [[ $(selftests_of "$base_rev") == "$(selftests_of "$series_rev")" ]]; then
+	note "VMS=2: the base and the series build one kernel and one selftests: one VM at a time"
+	jobs=1
+fi
 start=$SECONDS
 if [[ -n $recorded ]]; then
 	check_recorded "$recorded"

@@ -41,6 +41,7 @@ BENCHS=trig-bse|BENCHS=trig-bse: unknown 'trig-bse'
 TIMEOUT=10m|TIMEOUT=10m: expected a positive number of seconds
 SILENCE=-1|SILENCE=-1: expected
 MEM=2GB|MEM=2GB: expected a size like 512M or 2G
+VMS=3|VMS=3: expected 1 (one VM at a time) or 2
 ACCEL=xen|ACCEL=xen: expected kvm, tcg
 ICOUNT=1,CPUS=2|CPUS=2: ICOUNT=1 runs one online CPU
 BASE=0.0|BASE=0.0: expected one of: $(lab_bases | xargs)
