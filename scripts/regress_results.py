@@ -24,7 +24,6 @@ A result is OK, SKIP (with "flaky" if it failed first and passed when run again)
 (the test's time limit), CRASH (the kernel died in it), HANG (the guest went silent in it) or DENIED
 (listed in the base's DENYLIST: not run).
 """
-import fnmatch
 import json
 import os
 import re
@@ -52,11 +51,17 @@ VERIFIER = re.compile(r"^#(\d+)/([pu]) (.*?) ((?:\(run \d+/\d+\) )*(?:\d+ cases 
 MAPS = re.compile(r"^(test_\w+):(PASS|FAIL)|^(\w+) SKIP\b")
 
 
+def glob(name, pattern):
+    """test_progs' glob_match(): '*' matches any run of characters, and every other character
+    itself ('?' and '[' too: subtest names hold them)."""
+    return re.fullmatch(".*".join(map(re.escape, pattern.split("*"))), name, re.S) is not None
+
+
 def denied_by(name, deny):
     """Whether the DENYLIST entries DENY (test or test/subtest globs) name NAME (a test, or
     test/subtest): an entry for a test covers its subtests."""
     test = name.split("/")[0]
-    return any(fnmatch.fnmatchcase(name, d) or ("/" not in d and fnmatch.fnmatchcase(test, d))
+    return any(glob(name, d) or ("/" not in d and glob(test, d))
                for d in deny)
 
 
@@ -76,8 +81,8 @@ def plan(all_file, deny_file, allow, todo_file, denied_file):
                 continue
             # A whole-test entry (a name or a glob) selects just this test; subtest entries
             # whose test part matches it are passed on.
-            whole = any("/" not in a and fnmatch.fnmatchcase(n, a) for a in allow)
-            sel = [a for a in allow if "/" in a and fnmatch.fnmatchcase(n, a.split("/")[0])]
+            whole = any("/" not in a and glob(n, a) for a in allow)
+            sel = [a for a in allow if "/" in a and glob(n, a.split("/")[0])]
             print(n, n if whole or not sel else ",".join(sel), file=run)
 
 
@@ -263,7 +268,7 @@ def allowed(suite, name, allow):
     test, _, sub = name.partition("/")
     for entry in allow:
         etest, _, esub = entry.partition("/")
-        if fnmatch.fnmatchcase(test, etest) and (not esub or not sub or fnmatch.fnmatchcase(sub, esub)):
+        if glob(test, etest) and (not esub or not sub or glob(sub, esub)):
             return True
     return False
 

@@ -240,6 +240,17 @@ class Results(unittest.TestCase):
         with open(self.path("denied")) as f:
             self.assertEqual(f.read(), "bpf_nf\n")
 
+    def test_globs_are_test_progs_globs(self):
+        # test_progs' -a/-d globs know '*' alone: '?' and '[' are the characters themselves
+        self.assertTrue(rr.glob("verifier_map_ptr/r = 0, r = r + map_ptr @unpriv",
+                                "verifier_map_ptr/r*=*0,*map_ptr*@unpriv"))
+        self.assertFalse(rr.glob("test_a1", "test_a?"))
+        self.assertTrue(rr.glob("test_a?", "test_a?"))
+        self.assertFalse(rr.glob("sub1", "sub[0-9]"))
+        self.assertTrue(rr.glob("sub[0-9]", "sub[0-9]"))
+        self.assertTrue(rr.denied_by("t/x [y]", ["t/x*[y]"]))
+        self.assertFalse(rr.denied_by("t/x y", ["t/x*[y]"]))
+
     def test_test_verifier(self):
         d = self.parse("test_verifier", VERIFIER_OUT)
         r = self.results(d)
