@@ -142,13 +142,15 @@ kvm_probe() {
 	fi
 }
 kvm_usable() {
-	local file verdict
+	local file verdict tmp
 	[[ -w $kvm_dev ]] || return 1
 	file=$(kvm_verdict_file)
 	mkdir -p "$(dirname "$file")"
 	if [[ ! -f $file ]]; then
 		verdict=$(kvm_probe)
-		echo "$verdict (probed $(date -u '+%F %T UTC'))" >"$file.tmp" && mv "$file.tmp" "$file"
+		# a temporary file of its own: two VMs started at once (make regress VMS=2) both probe
+		tmp=$(mktemp "$file.XXXXXX")
+		echo "$verdict (probed $(date -u '+%F %T UTC'))" >"$tmp" && mv -f "$tmp" "$file"
 	fi
 	verdict=$(cat "$file")
 	[[ $verdict == works* ]] && return 0
