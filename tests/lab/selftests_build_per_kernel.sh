@@ -7,6 +7,8 @@
 # two selftests directories for -c regress and for -c debug, and one bench directory for -c bench.
 # Plant: check-debug's selftests keyed by tools/ only, as before faac6b4.
 # Plant command: sed -i 's/\[\[ \$config != regress \&\& \$config != debug \]\] ||/[[ $config != regress ]] ||/' scripts/bench-build.sh
+# Plant: make regress's selftests keyed by tools/ only.
+# Plant command: sed -i 's/\[\[ \$config != regress \&\& \$config != debug \]\] ||/[[ $config != debug ]] ||/' scripts/bench-build.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
