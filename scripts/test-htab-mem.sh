@@ -153,6 +153,8 @@ start_bench() {
 	done
 	echo "# the benchmark did not start:"
 	sed 's/^/#   /' "$out"
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
 	return 1
 }
 
