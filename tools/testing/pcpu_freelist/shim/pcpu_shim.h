@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #ifndef __cplusplus
 #include <stdbool.h>
 #endif
@@ -297,6 +298,18 @@ void pcpu_shim_kfree(const void *p);
 extern unsigned long pcpu_shim_jiffies;
 #define jiffies			READ_ONCE(pcpu_shim_jiffies)
 #define time_after(a, b)	((long)((b) - (a)) < 0)
+
+/* ndelay: a busy wait on the monotonic clock (the simulation's clock is not advanced) */
+static inline void ndelay(unsigned long ns)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		cpu_relax();
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((unsigned long)((b.tv_sec - a.tv_sec) * 1000000000L + b.tv_nsec - a.tv_nsec) < ns);
+}
 
 #ifdef __cplusplus
 }
