@@ -401,7 +401,19 @@ def ex_splats(ctx, path, _args):
     return Value("✓ (0 unknown, %d known)" % len(splats))
 
 
+def ex_not_measured(ctx, path, why):
+    """Not measured, for a reason: WHY, with a link to FILE, which says more. Never stale."""
+    try:
+        ctx.read(path)
+    except Missing:
+        raise Error("not_measured: %s, the file that gives the reason, does not exist" % path) from None
+    if not why:
+        raise Error("not_measured %s: no reason given" % path)
+    return Value("%s: %s" % (NOT_MEASURED, why))
+
+
 EXTRACTORS = {
+    "not_measured": ex_not_measured,
     "htab_mem_vs_upstream": ex_htab_mem_vs_upstream,
     "evidence": ex_evidence,
     "ci_run": ex_ci_run,
@@ -455,13 +467,19 @@ class Matrix:
                 value = EXTRACTORS[name](ctx, path, args)
             except Missing:
                 continue
+            if name == "not_measured":
+                return "%s, %s" % (value.text, self.link(path))
             commit = value.commit or self.stamped_commit(ctx.read(path)) or self.repo.last_commit(path)
             return self.render_cell(value.text, commit, base, row.paths, path)
         return NOT_MEASURED
 
-    def render_cell(self, text, commit, base, paths, path):
-        link = "[%s](%s)" % (path[len("Documentation/results/"):] if path.startswith("Documentation/results/")
+    @staticmethod
+    def link(path):
+        return "[%s](%s)" % (path[len("Documentation/results/"):] if path.startswith("Documentation/results/")
                              else path, path)
+
+    def render_cell(self, text, commit, base, paths, path):
+        link = self.link(path)
         if commit == UNCOMMITTED:
             return "%s, %s, %s" % (text, UNCOMMITTED, link)
         key = (base, tuple(paths))

@@ -277,6 +277,15 @@ class StalenessTest(Fixture):
         m = self.lab.matrix()
         return {r.id: m.cell(r, "6.1") for r in m.rows}
 
+    def test_not_measured_gives_its_reason(self):
+        m, row = self.row("speed")
+        row.sources["6.1"] = [("results/why.md", "not_measured", "no boot at 255")]
+        with self.assertRaisesRegex(matrix.Error, "results/why.md, the file that gives the reason, does not exist"):
+            m.cell(row, "6.1")
+        write(self.lab.root, "results/why.md", "the guest does not boot\n")
+        self.lab.commit("why")
+        self.assertEqual(m.cell(row, "6.1"), "not measured: no boot at 255, [results/why.md](results/why.md)")
+
     def test_fresh(self):
         at = self.measure()
         cells = self.cells()
