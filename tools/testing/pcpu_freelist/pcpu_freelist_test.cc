@@ -1069,3 +1069,56 @@ TEST_P(PerCpuCount, StormLeavesTheChurnerAlone)
 			<< "stormer on cpu " << s << " wrote the hint";
 	}
 }
+
+// The back-off of lab variant freelist-v3-backoff: a CPU that finds its own
+// head empty after another CPU took nodes from it waits once, before its pop
+// goes on; no other pop waits (an exhausted pop, an own cycle, the thief).
+template <typename T, typename = void> struct has_robbed : std::false_type {};
+template <typename T>
+struct has_robbed<T, std::void_t<decltype(std::declval<T>().robbed)>>
+	: std::true_type {};
+
+TEST_P(PerCpuCount, RobbedCpuBacksOffOncePerRobbery)
+{
+	const unsigned int n = GetParam();
+
+	if (!has_robbed<struct pcpu_freelist_head>::value)
+		GTEST_SKIP() << "no back-off in this version";
+	{
+		Freelist f(n, 1);
+		unsigned long before = pcpu_shim_stats.delays;
+
+		for (unsigned int c : some_cpus(n)) {
+			ASSERT_EQ(f.pop(c), nullptr);
+			f.push(c, f.elem(0));
+			ASSERT_EQ(f.pop(c), f.elem(0));
+			ASSERT_EQ(f.pop(c), nullptr);
+		}
+		EXPECT_EQ(pcpu_shim_stats.delays - before, 0ul)
+			<< "exhausted pops and own cycles waited, with no robbery";
+	}
+	if (n < 2)
+		return;
+	for (unsigned int c : some_cpus(n)) {
+		const unsigned int r = (c + 1) % n;
+		Freelist f(n, 1);
+		unsigned long before;
+
+		f.push(c, f.elem(0));
+		before = pcpu_shim_stats.delays;
+		ASSERT_EQ(f.pop(r), f.elem(0));
+		EXPECT_EQ(pcpu_shim_stats.delays - before, 0ul)
+			<< "cpu " << r << " waited before robbing cpu " << c;
+		before = pcpu_shim_stats.delays;
+		ASSERT_EQ(f.pop(c), nullptr);
+		EXPECT_EQ(pcpu_shim_stats.delays - before, 1ul)
+			<< "cpu " << c << " of " << n << ", robbed by cpu " << r
+			<< ", found its head empty";
+		before = pcpu_shim_stats.delays;
+		ASSERT_EQ(f.pop(c), nullptr);
+		f.push(r, f.elem(0));
+		ASSERT_EQ(f.pop(c), f.elem(0));
+		EXPECT_EQ(pcpu_shim_stats.delays - before, 0ul)
+			<< "cpu " << c << " waited twice for one robbery";
+	}
+}

@@ -59,6 +59,7 @@ struct pcpu_shim_stats {
 	unsigned long hint_miss_rmw;
 	/* PCPU_SHIM_TALLY (native, pcpu_freelist_mtt) only */
 	unsigned long contended;	/* locks that had to wait */
+	unsigned long delays;		/* ndelay() calls */
 };
 extern __thread struct pcpu_shim_stats pcpu_shim_stats;
 
@@ -304,6 +305,7 @@ static inline void ndelay(unsigned long ns)
 {
 	struct timespec a, b;
 
+	pcpu_shim_stats.delays++;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	do {
 		cpu_relax();
