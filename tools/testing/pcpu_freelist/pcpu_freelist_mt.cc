@@ -565,7 +565,8 @@ struct Costs {
 double cost_of(const Costs &k, const struct pcpu_shim_stats &d)
 {
 	return d.lock_acquired * k.lock + d.remote_read * k.clean +
-	       d.miss_read * k.miss_read + d.miss_rmw * k.miss_rmw;
+	       d.miss_read * k.miss_read + d.miss_rmw * k.miss_rmw +
+	       d.delay_ns;
 }
 
 struct pcpu_shim_stats diff(const struct pcpu_shim_stats &a,
@@ -583,6 +584,8 @@ struct pcpu_shim_stats diff(const struct pcpu_shim_stats &a,
 	d.miss_rmw = a.miss_rmw - b.miss_rmw;
 	d.hint_miss_read = a.hint_miss_read - b.hint_miss_read;
 	d.hint_miss_rmw = a.hint_miss_rmw - b.hint_miss_rmw;
+	d.delays = a.delays - b.delays;
+	d.delay_ns = a.delay_ns - b.delay_ns;
 	return d;
 }
 
@@ -598,6 +601,8 @@ void add(struct pcpu_shim_stats &a, const struct pcpu_shim_stats &d)
 	a.miss_rmw += d.miss_rmw;
 	a.hint_miss_read += d.hint_miss_read;
 	a.hint_miss_rmw += d.hint_miss_rmw;
+	a.delays += d.delays;
+	a.delay_ns += d.delay_ns;
 }
 
 // Runs the scenario with c.threads virtual CPUs for @vms virtual ms after

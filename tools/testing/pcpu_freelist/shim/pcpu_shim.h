@@ -60,6 +60,7 @@ struct pcpu_shim_stats {
 	/* PCPU_SHIM_TALLY (native, pcpu_freelist_mtt) only */
 	unsigned long contended;	/* locks that had to wait */
 	unsigned long delays;		/* ndelay() calls */
+	unsigned long delay_ns;		/* and their nanoseconds */
 };
 extern __thread struct pcpu_shim_stats pcpu_shim_stats;
 
@@ -300,17 +301,25 @@ extern unsigned long pcpu_shim_jiffies;
 #define jiffies			READ_ONCE(pcpu_shim_jiffies)
 #define time_after(a, b)	((long)((b) - (a)) < 0)
 
-/* ndelay: a busy wait on the monotonic clock (the simulation's clock is not advanced) */
+/*
+ * ndelay: a busy wait on the monotonic clock; in the simulation
+ * (PCPU_SHIM_COUNT) no wait: the step's virtual time counts delay_ns.
+ */
 static inline void ndelay(unsigned long ns)
 {
+#ifndef PCPU_SHIM_COUNT
 	struct timespec a, b;
+#endif
 
 	pcpu_shim_stats.delays++;
+	pcpu_shim_stats.delay_ns += ns;
+#ifndef PCPU_SHIM_COUNT
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	do {
 		cpu_relax();
 		clock_gettime(CLOCK_MONOTONIC, &b);
 	} while ((unsigned long)((b.tv_sec - a.tv_sec) * 1000000000L + b.tv_nsec - a.tv_nsec) < ns);
+#endif
 }
 
 #ifdef __cplusplus
