@@ -61,7 +61,7 @@ else
 	fi
 fi
 selftests=$src/tools/testing/selftests/bpf
-need clang llc llvm-strip pahole
+need clang llc llvm-strip pahole modinfo
 # A base's suites (make regress, check-debug) and bench are built with the LLVM its toolchain.conf
 # names (as CI, a current one), else with Debian's clang.
 if [[ -n $llvm ]]; then
@@ -103,6 +103,19 @@ if [[ $src != "$BUILD_SRC" ]]; then
 	for f in $unbuildable; do
 		rm -f "$selftests/$f" "$(dirname "$selftests/$f")/tests.h"
 	done
+	# The test modules are built against the kernel's object directory, and kbuild does not build
+	# them again for another kernel: their dependencies name the other one's files, which are
+	# older. The debug and the regress selftests of one commit share this worktree (6.12's regress
+	# selftests once got the debug kernel's bpf_testmod.ko: "section size must match the kernel's
+	# built struct module size"). A build for another kernel than the last starts the modules
+	# afresh: every .ko, and what kbuild left in each module's directory.
+	if [[ $(cat "$src.kernel" 2>/dev/null) != "$config $kernel" ]]; then
+		find "$selftests" -name '*.ko' -delete
+		grep -rl --include=Makefile '^obj-m' "$selftests" | while read -r mk; do
+			git -C "$src" clean -fdxq -- "$(dirname "$mk")"
+		done
+		echo "$config $kernel" >"$src.kernel"
+	fi
 fi
 mkdir -p "$obj"
 log=$BASE_CACHE/obj/selftests-${config}-build.log
@@ -128,6 +141,11 @@ if [[ ${targets[*]} == bench ]]; then
 	cp -r "$selftests/benchs" "$obj/bench" "$out.tmp/"
 else
 	cp -a "$selftests" "$out.tmp"
+	# Every module is the kernel's: a kernel loads no module of another release.
+	release=$(cat "$BASE_CACHE/obj/$config/include/config/kernel.release")
+	bad=$(find "$out.tmp" -name '*.ko' -exec sh -c 'for m; do
+		v=$(modinfo -F vermagic "$m"); [ "${v%% *}" = "$0" ] || echo "${m##*/} ($v)"; done' "$release" {} + | sort -u | xargs)
+	[[ -z $bad ]] || { rm -rf "$out.tmp"; die "selftests of $(git -C "$TREE" log -1 --format=%h "$commit"): test modules of another kernel than $release: $bad"; }
 fi
 rm -rf "$out"
 mv "$out.tmp" "$out"
