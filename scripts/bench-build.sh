@@ -26,6 +26,16 @@ shift
 targets=("${@:-bench}")
 tools=$(git -C "$TREE" rev-parse "$commit:tools" | cut -c1-12)
 src=$BUILD_SRC
+# built DIR: DIR holds every target asked for, each test_progs flavour (test_progs-no_alu32: in
+# no_alu32/) with its copy of the test modules. One directory serves the debug or the regress
+# suites of one kernel, and a build of fewer targets (check-debug's) leaves the others out.
+built() {
+	local t
+	for t in "${targets[@]}"; do
+		[[ -x $1/$t ]] || return 1
+		[[ $t != test_progs-* || ! -e $1/bpf_testmod.ko || -e $1/${t#test_progs-}/bpf_testmod.ko ]] || return 1
+	done
+}
 if [[ ${targets[*]} == bench ]]; then
 	out=$BASE_CACHE/bench/$tools
 	[[ $config == bench ]] || out=$out-$config
@@ -46,7 +56,7 @@ else
 	[[ -z $llvm ]] || out+=-llvm$llvm
 	unbuildable=$(list_entries "$BASE_CONFIG/selftests-unbuildable")
 	[[ -z $unbuildable ]] || out+=-$(sha1sum <<<"$unbuildable" | cut -c1-6)
-	[[ -x $out/test_progs ]] || ((name_only)) && { echo "$out"; exit 0; }
+	built "$out" || ((name_only)) && { echo "$out"; exit 0; }
 	src=$BASE_CACHE/selftests-src
 	obj=$src/tools/testing/selftests/bpf
 	# The test modules (bpf_testmod.ko) are built against the kernel's object directory: given
@@ -146,6 +156,7 @@ else
 	bad=$(find "$out.tmp" -name '*.ko' -exec sh -c 'for m; do
 		v=$(modinfo -F vermagic "$m"); [ "${v%% *}" = "$0" ] || echo "${m##*/} ($v)"; done' "$release" {} + | sort -u | xargs)
 	[[ -z $bad ]] || { rm -rf "$out.tmp"; die "selftests of $(git -C "$TREE" log -1 --format=%h "$commit"): test modules of another kernel than $release: $bad"; }
+	built "$out.tmp" || { rm -rf "$out.tmp"; die "selftests of $(git -C "$TREE" log -1 --format=%h "$commit"): ${targets[*]} built, but not all of them, or a flavour without its test modules"; }
 fi
 rm -rf "$out"
 mv "$out.tmp" "$out"
