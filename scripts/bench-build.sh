@@ -118,13 +118,14 @@ if [[ $src != "$BUILD_SRC" ]]; then
 	# older. The debug and the regress selftests of one commit share this worktree (6.12's regress
 	# selftests once got the debug kernel's bpf_testmod.ko: "section size must match the kernel's
 	# built struct module size"). A build for another kernel than the last starts the modules
-	# afresh: every .ko, and what kbuild left in each module's directory.
+	# afresh: every .ko, and what kbuild left in each module's directory (one with a
+	# modules.order: 6.12's bpf_testmod/ and the others, 7.3's test_kmods/).
 	if [[ $(cat "$src.kernel" 2>/dev/null) != "$config $kernel" ]]; then
 		find "$selftests" -name '*.ko' -delete
-		grep -rl --include=Makefile '^obj-m' "$selftests" | while read -r mk; do
-			git -C "$src" clean -fdxq -- "$(dirname "$mk")"
+		find "$selftests" -name modules.order -printf '%h\n' | while read -r dir; do
+			git -C "$src" clean -fdxq -- "$dir"
 		done
-		echo "$config $kernel" >"$src.kernel"
+		rm -f "$src.kernel"	# written once the modules are built and checked
 	fi
 fi
 mkdir -p "$obj"
@@ -157,6 +158,7 @@ else
 		v=$(modinfo -F vermagic "$m"); [ "${v%% *}" = "$0" ] || echo "${m##*/} ($v)"; done' "$release" {} + | sort -u | xargs)
 	[[ -z $bad ]] || { rm -rf "$out.tmp"; die "selftests of $(git -C "$TREE" log -1 --format=%h "$commit"): test modules of another kernel than $release: $bad"; }
 	built "$out.tmp" || { rm -rf "$out.tmp"; die "selftests of $(git -C "$TREE" log -1 --format=%h "$commit"): ${targets[*]} built, but not all of them, or a flavour without its test modules"; }
+	echo "$config $kernel" >"$src.kernel"
 fi
 rm -rf "$out"
 mv "$out.tmp" "$out"

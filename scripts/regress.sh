@@ -224,9 +224,13 @@ selftests_of() {
 }
 # Two sides with one kernel and one selftests (-r of the base, or a series that changes neither)
 # share one results directory in the cache: side by side, both would run every test into it.
-if ((jobs == 2)) && [[ -z $recorded && -z $results ]] && [[ $(selftests_of "$base_rev") == "$(selftests_of "$series_rev")" ]]; then
-	note "VMS=2: the base and the series build one kernel and one selftests: one VM at a time"
-	jobs=1
+if ((jobs == 2)) && [[ -z $recorded && -z $results ]]; then
+	base_selftests=$(selftests_of "$base_rev")
+	series_selftests=$(selftests_of "$series_rev")
+	if [[ $base_selftests == "$series_selftests" ]]; then
+		note "VMS=2: the base and the series build one kernel and one selftests: one VM at a time"
+		jobs=1
+	fi
 fi
 start=$SECONDS
 if [[ -n $recorded ]]; then

@@ -16,6 +16,9 @@
 
 selftests_modules_are_their_kernels() {
 	local head c dir release m v t bad=0
+	# the tree's lock for the whole test: a make regress of this base runs from the directory
+	# the test deletes, and holds the lock until it ends
+	lock_tree
 	"$S/tree.sh" >/dev/null
 	head=$(tree_head)
 	for c in debug regress; do
