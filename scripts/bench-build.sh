@@ -26,13 +26,15 @@ shift
 targets=("${@:-bench}")
 tools=$(git -C "$TREE" rev-parse "$commit:tools" | cut -c1-12)
 src=$BUILD_SRC
-# built DIR: DIR holds every target asked for, each test_progs flavour (test_progs-no_alu32: in
-# no_alu32/) with its copy of the test modules. One directory serves the debug or the regress
-# suites of one kernel, and a build of fewer targets (check-debug's) leaves the others out.
+# built DIR: DIR holds every target asked for, built for it (DIR/.lab-targets lists them: the
+# worktree it is copied from may hold other commits' binaries), each test_progs flavour
+# (test_progs-no_alu32: in no_alu32/) with its copy of the test modules. One directory serves the
+# debug or the regress suites of one kernel, and a build of fewer targets (check-debug's) leaves
+# the others out.
 built() {
 	local t
 	for t in "${targets[@]}"; do
-		[[ -x $1/$t ]] || return 1
+		[[ -x $1/$t ]] && grep -qxF -- "$t" "$1/.lab-targets" 2>/dev/null || return 1
 		[[ $t != test_progs-* || ! -e $1/bpf_testmod.ko || -e $1/${t#test_progs-}/bpf_testmod.ko ]] || return 1
 	done
 }
@@ -152,6 +154,7 @@ if [[ ${targets[*]} == bench ]]; then
 	cp -r "$selftests/benchs" "$obj/bench" "$out.tmp/"
 else
 	cp -a "$selftests" "$out.tmp"
+	printf '%s\n' "${targets[@]}" >"$out.tmp/.lab-targets"
 	# Every module is the kernel's: a kernel loads no module of another release.
 	release=$(cat "$BASE_CACHE/obj/$config/include/config/kernel.release")
 	bad=$(find "$out.tmp" -name '*.ko' -exec sh -c 'for m; do
