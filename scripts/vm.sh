@@ -81,7 +81,8 @@ stop_all() {
 	done
 	pids=()
 }
-trap 'stop_all; rm -rf "$run_dir"' EXIT
+kvm_tmp=''	# kvm_usable()'s verdict on its way into place
+trap 'stop_all; rm -rf "$run_dir" ${kvm_tmp:+"$kvm_tmp"}' EXIT
 # Background jobs of a script ignore SIGINT: QEMU never sees the terminal's Ctrl-C, this trap
 # stops it. 130/143: the shell's status for death by SIGINT/SIGTERM.
 trap 'note "interrupted: stopping the VM"; exit 130' INT
@@ -142,15 +143,16 @@ kvm_probe() {
 	fi
 }
 kvm_usable() {
-	local file verdict tmp
+	local file verdict
 	[[ -w $kvm_dev ]] || return 1
 	file=$(kvm_verdict_file)
 	mkdir -p "$(dirname "$file")"
 	if [[ ! -f $file ]]; then
 		verdict=$(kvm_probe)
 		# a temporary file of its own: two VMs started at once (make regress VMS=2) both probe
-		tmp=$(mktemp "$file.XXXXXX")
-		echo "$verdict (probed $(date -u '+%F %T UTC'))" >"$tmp" && mv -f "$tmp" "$file"
+		kvm_tmp=$(mktemp "$file.XXXXXX")
+		echo "$verdict (probed $(date -u '+%F %T UTC'))" >"$kvm_tmp" && mv -f "$kvm_tmp" "$file"
+		kvm_tmp=''
 	fi
 	verdict=$(cat "$file")
 	[[ $verdict == works* ]] && return 0

@@ -7,6 +7,11 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
+# put_back LINK TARGET: LINK points at TARGET again, or is gone if TARGET is empty
+put_back() {
+	if [[ -n $2 ]]; then ln -sfn "$2" "$1"; else rm -f "$1"; fi
+}
+
 vm_regress_two_vms_at_once() {
 	local out runs
 	# align: one second, on every base
@@ -18,13 +23,13 @@ vm_regress_two_vms_at_once() {
 		{ echo "# a side's results are missing"; return 1; }
 	# One kernel on both sides, in the cache, in a directory of its own (the -a list is in its
 	# key), removed after; the cache's links to the last run are put back.
-	local links=$BASE_CACHE/regress allow="align,lab_two_vms_$$" last_base last_series dir rc=0
+	# (removed whether or not the run got as far as linking it: the key is this test's alone)
+	local links=$BASE_CACHE/regress allow="align,lab_two_vms_$$" last_base last_series rc=0
 	last_base=$(readlink "$links/base" || true) last_series=$(readlink "$links/series" || true)
 	out=$(VMS=2 "$S/regress.sh" -r "$BASE_TAG" -a "$allow" test_progs 2>&1) || rc=$?
-	dir=$(readlink "$links/series" || true)
-	[[ $dir != *-"$(sha1sum <<<"$allow" | cut -c1-8)" ]] || rm -rf "$dir"
-	[[ -z $last_base ]] || ln -sfn "$last_base" "$links/base"
-	[[ -z $last_series ]] || ln -sfn "$last_series" "$links/series"
+	rm -rf "$links"/*-"$(sha1sum <<<"$allow" | cut -c1-8)"
+	put_back "$links/base" "$last_base"
+	put_back "$links/series" "$last_series"
 	echo "$out"
 	((rc == 0)) || return 1
 	runs=$(grep -c 'test_progs: 1 tests to run' <<<"$out" || true)
