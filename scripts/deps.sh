@@ -1,7 +1,16 @@
 #!/bin/bash
 # Install the Debian packages the lab needs. The one list of them lives here.
+#   scripts/deps.sh       install what is missing
+#   scripts/deps.sh -n    print the list, one package a line, and install nothing
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+list_only=0
+case ${1:-} in
+'') ;;
+-n) list_only=1 ;;
+*) die "usage: scripts/deps.sh [-n]" ;;
+esac
 
 packages=(
 	build-essential bc bison flex cpio kmod libelf-dev libssl-dev dwarves	# kernel
@@ -12,11 +21,16 @@ packages=(
 	python3 python3-matplotlib python3-scipy jq				# compare
 	iputils-ping iptables ethtool netcat-openbsd keyutils	# make regress: what the BPF selftests call
 )
-# and the LLVMs the bases' selftests are built with (config/<base>/toolchain.conf).
+# and the LLVMs the bases' selftests are built with (config/<base>/toolchain.conf: every
+# <WHAT>_LLVM=N, SELFTESTS_LLVM and BENCH_LLVM today).
 # The bases' kernel sources are not installed: scripts/base.sh fetches them into the lab's cache.
 while read -r v; do
 	packages+=("clang-$v" "llvm-$v")
-done < <(cat "$LAB_ROOT"/config/*/toolchain.conf 2>/dev/null | sed -n 's/^\(REGRESS\|BENCH\)_LLVM=//p' | sort -u)
+done < <(cat "$LAB_ROOT"/config/*/toolchain.conf 2>/dev/null | grep -oE '^[A-Z_]+_LLVM=[0-9]+' | cut -d= -f2 | sort -u)
+if ((list_only)); then
+	printf '%s\n' "${packages[@]}"
+	exit 0
+fi
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
