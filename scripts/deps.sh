@@ -6,7 +6,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 list_only=0
-case ${1:-} in
+case "$*" in
 '') ;;
 -n) list_only=1 ;;
 *) die "usage: scripts/deps.sh [-n]" ;;

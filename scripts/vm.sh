@@ -151,8 +151,7 @@ kvm_usable() {
 		verdict=$(kvm_probe)
 		# a temporary file of its own: two VMs started at once (make regress VMS=2) both probe
 		kvm_tmp=$(mktemp "$file.XXXXXX")
-		echo "$verdict (probed $(date -u '+%F %T UTC'))" >"$kvm_tmp" && mv -f "$kvm_tmp" "$file"
-		kvm_tmp=''
+		echo "$verdict (probed $(date -u '+%F %T UTC'))" >"$kvm_tmp" && mv -f "$kvm_tmp" "$file" && kvm_tmp=''
 	fi
 	verdict=$(cat "$file")
 	[[ $verdict == works* ]] && return 0

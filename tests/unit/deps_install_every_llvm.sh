@@ -9,11 +9,12 @@
 . "$(dirname "$0")/../lib.sh"
 
 deps_install_every_llvm() {
-	local listed conf line v rc=0
+	local listed conf line v p rc=0
 	listed=$("$S/deps.sh" -n) || { echo "# deps.sh -n failed"; return 1; }
 	for conf in "$LAB_ROOT"/config/*/toolchain.conf; do
 		while read -r line; do
 			v=${line#*=}
+			[[ $v =~ ^[0-9]+$ ]] || { echo "# ${conf#"$LAB_ROOT"/}: $line: not a version number"; rc=1; continue; }
 			for p in "clang-$v" "llvm-$v"; do
 				grep -qx "$p" <<<"$listed" ||
 					{ echo "# ${conf#"$LAB_ROOT"/}: $line, but deps.sh does not install $p"; rc=1; }
