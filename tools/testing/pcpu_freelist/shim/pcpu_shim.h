@@ -300,7 +300,6 @@ void pcpu_shim_kfree(const void *p);
 extern unsigned long pcpu_shim_jiffies;
 #define jiffies			READ_ONCE(pcpu_shim_jiffies)
 #define time_after(a, b)	((long)((b) - (a)) < 0)
-#define time_before(a, b)	time_after(b, a)
 #define time_after_eq(a, b)	((long)((a) - (b)) >= 0)
 #define time_before_eq(a, b)	time_after_eq(b, a)
 #define time_in_range(a, b, c)	(time_after_eq(a, b) && time_before_eq(a, c))
