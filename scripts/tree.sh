@@ -16,12 +16,18 @@ stamp_file=$TREE/.git/lab-stamp	# "<hash of patches/> <HEAD after applying them,
 mapfile -t patches < <(series_patches "$PATCHES")
 patches_hash=$(series_hash)
 
+# No automatic git gc in the lab's tree: git commit and git am start it in the background, where it
+# holds this script's lock (an inherited descriptor) for the minutes a repack of a kernel takes,
+# and every other step waits for it. The tree is a cache; pack it by hand if ever needed.
+no_auto_gc() { git -C "$1" config gc.auto 0; }
+
 make_base_commit() {
 	local kver new=$TREE.new
 	kver=$(lab_make -s -C "$BASE_DIR" kernelversion)
 	rm -rf "$new"
 	mkdir -p "$new"
 	git -C "$new" init -q -b main
+	no_auto_gc "$new"
 	cp -a "$BASE_DIR/." "$new/"
 	rm -f "$new/.extracted"
 	git -C "$new" add -A -f .
@@ -72,6 +78,7 @@ if [[ ! -f $stamp_file ]]; then
 	step "creating the base commit in $TREE" make_base_commit
 else
 	read -r old_hash old_head <"$stamp_file"
+	no_auto_gc "$TREE"
 	if [[ $old_hash == "$patches_hash" && $old_head != applying ]]; then
 		note "tree $TREE is up to date with $PATCHES_SHOWN/"
 		exit 0
