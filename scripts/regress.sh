@@ -276,10 +276,8 @@ echo "$summary"
 echo "$diff"
 if ((record)); then
 	doc=$LAB_ROOT/Documentation/results/regress-$BASE
-	rm -rf "$doc/base" "$doc/series"
 	mkdir -p "$doc"
-	cp -rL "$base_dir" "$doc/base" && cp -rL "$series_dir" "$doc/series"
-	find "$doc/base" "$doc/series" -type f ! -name '*.json' ! -name about -delete
+	python3 "$LAB_ROOT/scripts/regress_results.py" record "$doc" base="$base_dir" series="$series_dir"
 	{
 		echo "# make regress on $BASE: the BPF selftests on the base and on the series"
 		echo

@@ -11,6 +11,10 @@
       pass / fail / skip counts and wall time per suite, a Markdown table
   regress_results.py diff BASE-DIR SERIES-DIR
       tests that pass (or skip) on the base and do not pass on the series; exit 1 if any, naming them
+  regress_results.py record DOC LABEL=DIR...
+      each side's results (its *.json and about) copied to DOC/LABEL, for make regress RECORD=1,
+      through DOC/LABEL.new: a side that is DOC/LABEL already (regress.sh -B of the recorded base)
+      is read before it is replaced
 
 On bases whose test_progs has -J (--json-summary: 6.4 and later, so 6.12 and 7.3, not 6.1),
 regress-guest.sh prints each test_progs run's JSON summary after its end marker,
@@ -27,6 +31,7 @@ A result is OK, SKIP (with "flaky" if it failed first and passed when run again)
 import json
 import os
 import re
+import shutil
 import sys
 
 BAD = ("FAIL", "TIMEOUT", "CRASH", "HANG")
@@ -308,6 +313,20 @@ def diff(base_dir, series_dir, allow=""):
     return 1 if broken or unlisted else 0
 
 
+def record(doc, args):
+    """Copy each LABEL=DIR's results to DOC/LABEL, keeping only what the repository holds."""
+    for label, kdir in (a.split("=", 1) for a in args):
+        dest = os.path.join(doc, label)
+        staged = dest + ".new"
+        shutil.rmtree(staged, ignore_errors=True)
+        os.makedirs(staged)
+        for name in sorted(os.listdir(kdir)):
+            if name.endswith(".json") or name == "about":
+                shutil.copyfile(os.path.join(kdir, name), os.path.join(staged, name))
+        shutil.rmtree(dest, ignore_errors=True)
+        os.rename(staged, dest)
+
+
 def main(argv):
     if len(argv) == 7 and argv[1] == "plan":
         plan(*argv[2:])
@@ -320,6 +339,9 @@ def main(argv):
         return 0
     if len(argv) in (4, 5) and argv[1] == "diff":
         return diff(*argv[2:])
+    if len(argv) >= 4 and argv[1] == "record" and all("=" in a for a in argv[3:]):
+        record(argv[2], argv[3:])
+        return 0
     print(__doc__.strip(), file=sys.stderr)
     return 2
 

@@ -1,5 +1,10 @@
 #!/usr/bin/python3
-"""Unit tests of regress_results.py (make regress): parsing the suites' output, and the diff."""
+"""Unit tests of regress_results.py (make regress): parsing the suites' output, and the diff.
+
+Plant of test_record_keeps_a_base_recorded_in_place: the record removes DOC/LABEL before it
+copies (what regress.sh did: `-B Documentation/results/regress-6.1/base -R` deleted the base):
+  sed -i 's/^        staged = dest + ".new"$/        shutil.rmtree(dest, ignore_errors=True); staged = dest + ".new"/' regress_results.py
+"""
 import contextlib
 import io
 import json
@@ -307,6 +312,26 @@ class Results(unittest.TestCase):
         rc, out = self.diff()
         self.assertEqual(rc, 1)
         self.assertIn("base failure not in the DENYLIST: test_maps: test_maps: FAIL", out)
+
+
+    def test_record_keeps_a_base_recorded_in_place(self):
+        # make regress -B Documentation/results/regress-<base>/base -R: the base's directory is
+        # the one the record writes; it must survive, and the series' raw output stay behind.
+        with tempfile.TemporaryDirectory() as tmp:
+            doc = os.path.join(tmp, "doc")
+            base, series = os.path.join(doc, "base"), os.path.join(tmp, "cache", "series")
+            for d, files in ((base, ("about", "test_maps.json")),
+                             (series, ("about", "test_maps.json", "test_maps.out"))):
+                os.makedirs(d)
+                for f in files:
+                    with open(os.path.join(d, f), "w") as out:
+                        out.write(f + " of " + d)
+            rr.record(doc, ["base=" + base, "series=" + series])
+            self.assertEqual(sorted(os.listdir(base)), ["about", "test_maps.json"])
+            with open(os.path.join(base, "about")) as f:
+                self.assertEqual(f.read(), "about of " + base)
+            self.assertEqual(sorted(os.listdir(os.path.join(doc, "series"))), ["about", "test_maps.json"])
+            self.assertEqual(sorted(os.listdir(doc)), ["base", "series"])
 
 
 if __name__ == "__main__":
