@@ -35,7 +35,7 @@ def parse_case(text):
 def rows(case):
     """The rows a case prints: (row name, output field)."""
     name = ":".join(case)
-    if case[0].startswith("storm:"):
+    if case[0].startswith(("storm:", "stormlast:")):
         return [(name + " stormer", "ns_stormer"), (name + " churner", "ns_churner")]
     return [(name, "ns")]
 

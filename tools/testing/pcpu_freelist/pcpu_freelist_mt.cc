@@ -17,6 +17,10 @@
 //   storm:H     CPU 0 pops in vain (a failing insert into a full map) and
 //               pushes back what it gets; every other CPU cycles one node on
 //               its own head, holding it H pause loops
+//   stormlast:H the same with the stormer on the last CPU (the churners on
+//               0..N-2): a walk from the own CPU on, as the base's pop does,
+//               then reaches the churners' heads last from the stormer and
+//               the stormer's head first from a churner
 //
 // Prints "ns=<ns per op> [ns_stormer=.. ns_churner=..] threads=N rt=0|1":
 // an op is a pop+push pair (own, ownflip, a churner's cycle), a pop
@@ -63,6 +67,7 @@ struct Config {
 	Sc sc;
 	unsigned int hold = 0;	// storm: pause loops a churner holds its node
 	bool robbable = false;	// simulation: a churner's pop and push are two steps
+	bool stormer_last = false;	// stormlast: thread 0 plays the last CPU
 	unsigned int possible;
 	unsigned int threads;
 };
@@ -95,7 +100,7 @@ unsigned long parse(const char *s, const char *what, unsigned long lo,
 	return v;
 }
 
-Sc parse_scenario(const std::string &s, unsigned int *hold)
+Sc parse_scenario(const std::string &s, unsigned int *hold, bool *last)
 {
 	if (s == "own")
 		return Sc::Own;
@@ -109,7 +114,20 @@ Sc parse_scenario(const std::string &s, unsigned int *hold)
 		*hold = parse(s.c_str() + 6, "hold", 0, 1000000);
 		return Sc::Storm;
 	}
-	die("unknown scenario '" + s + "' (own, ownflip, exhausted, handoff, storm:H)");
+	if (s.rfind("stormlast:", 0) == 0) {
+		*hold = parse(s.c_str() + 10, "hold", 0, 1000000);
+		*last = true;
+		return Sc::Storm;
+	}
+	die("unknown scenario '" + s +
+	    "' (own, ownflip, exhausted, handoff, storm:H, stormlast:H)");
+}
+
+// The kernel CPU that thread (or simulated CPU) t plays. Roles go by t
+// (0: the stormer); stormlast moves the stormer to the last CPU.
+unsigned int kcpu(const Config &c, unsigned int t)
+{
+	return c.stormer_last ? (t + c.threads - 1) % c.threads : t;
 }
 
 // A node on a cache line of its own, as a map element of 64 bytes or more.
@@ -328,7 +346,7 @@ void thread_main(Run &r, unsigned int t)
 		sp.sched_priority = 1;
 		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	}
-	pcpu_shim_cpu = t;
+	pcpu_shim_cpu = kcpu(r.c, t);
 	pcpu_shim_in_nmi = 0;
 	setup_cpu(r.c, *r.list, t);
 	r.ready++;
@@ -624,7 +642,7 @@ int run_sim(Config c, const Costs &k, double warm_ms, double vms,
 		pcpu_freelist_populate(list.map, list.nodes.data(), sizeof(Node),
 				       list.nodes.size());
 	for (unsigned int t = 0; t < c.threads; t++) {
-		pcpu_shim_cpu = t;
+		pcpu_shim_cpu = kcpu(c, t);
 		setup_cpu(c, list, t);
 	}
 	if (c.sc == Sc::Exhausted) {
@@ -650,7 +668,7 @@ int run_sim(Config c, const Costs &k, double warm_ms, double vms,
 		if (now > (warm_ms + vms) * 1e6)
 			break;
 		pcpu_shim_jiffies = jiffy0 + (unsigned long)(now / (jiffy_us * 1e3));
-		pcpu_shim_cpu = t;
+		pcpu_shim_cpu = kcpu(c, t);
 		struct pcpu_shim_stats before = pcpu_shim_stats;
 		unsigned int done = step(c, list, ring, cpus[t], t, false);
 		struct pcpu_shim_stats d = diff(pcpu_shim_stats, before);
@@ -714,7 +732,7 @@ void usage(FILE *f)
 		"       pcpu_freelist_sim [--costs LOCK,PAIR,CLEAN,PAUSE,MISS_READ,MISS_RMW]\n"
 		"                         [--warm MS] [--vms MS] [--jiffy-us US] [--robbable]\n"
 		"                         --threads N SCENARIO POSSIBLE_CPUS\n"
-		"scenarios: own ownflip exhausted handoff storm:H\n");
+		"scenarios: own ownflip exhausted handoff storm:H stormlast:H\n");
 }
 
 } // namespace
@@ -763,7 +781,7 @@ int main(int argc, char **argv)
 
 	Config c;
 
-	c.sc = parse_scenario(args[0], &c.hold);
+	c.sc = parse_scenario(args[0], &c.hold, &c.stormer_last);
 	c.possible = parse(args[1].c_str(), "possible CPU count", 1, NR_CPUS);
 	c.robbable = robbable;
 #ifdef PCPU_SHIM_COUNT
