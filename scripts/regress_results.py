@@ -316,6 +316,8 @@ def diff(base_dir, series_dir, allow=""):
 def record(doc, args):
     """Copy each LABEL=DIR's results to DOC/LABEL, keeping only what the repository holds."""
     for label, kdir in (a.split("=", 1) for a in args):
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", label):
+            raise SystemExit(f"regress_results.py record: bad label '{label}' (letters, digits, _ and -)")
         dest = os.path.join(doc, label)
         staged = dest + ".new"
         shutil.rmtree(staged, ignore_errors=True)

@@ -333,6 +333,13 @@ class Results(unittest.TestCase):
             self.assertEqual(sorted(os.listdir(os.path.join(doc, "series"))), ["about", "test_maps.json"])
             self.assertEqual(sorted(os.listdir(doc)), ["base", "series"])
 
+    def test_record_refuses_a_label_that_is_a_path(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for label in ("", "..", "a/b"):
+                with self.assertRaises(SystemExit):
+                    rr.record(tmp, [label + "=" + tmp])
+            self.assertTrue(os.path.isdir(tmp))
+
 
 if __name__ == "__main__":
     unittest.main()

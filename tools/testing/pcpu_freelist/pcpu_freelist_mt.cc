@@ -2,7 +2,7 @@
 //
 // Multi-threaded driver for kernel/bpf/percpu_freelist.c: one pinned thread
 // per online CPU (--threads N: the first N), each playing the kernel CPU of
-// its index. One version of the kernel file per binary; mt_run.py runs the
+// its index (stormlast: see kcpu()). One version of the kernel file per binary; mt_run.py runs the
 // versions interleaved and compares.
 //
 //   pcpu_freelist_mt [-t MS] [--threads N] SCENARIO POSSIBLE_CPUS
@@ -17,10 +17,11 @@
 //   storm:H     CPU 0 pops in vain (a failing insert into a full map) and
 //               pushes back what it gets; every other CPU cycles one node on
 //               its own head, holding it H pause loops
-//   stormlast:H the same with the stormer on the last CPU (the churners on
-//               0..N-2): a walk from the own CPU on, as the base's pop does,
-//               then reaches the churners' heads last from the stormer and
-//               the stormer's head first from a churner
+//   stormlast:H the same with the stormer on CPU N-1 and the churners on
+//               0..N-2: a walk from the own CPU on, as the base's pop does,
+//               then reaches every churner's head after the idle heads
+//               from the stormer, and the stormer's head before them from
+//               a churner
 //
 // Prints "ns=<ns per op> [ns_stormer=.. ns_churner=..] threads=N rt=0|1":
 // an op is a pop+push pair (own, ownflip, a churner's cycle), a pop
