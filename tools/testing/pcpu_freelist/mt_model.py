@@ -68,6 +68,11 @@ def predict(counts, costs):
     return counts["fixed"] + sum(counts[e] * costs[c] for e, c in EVENT_COST.items())
 
 
+def is_storm(scenario):
+    """storm:H and stormlast:H (the stormer on the last CPU): two roles."""
+    return scenario.startswith(("storm:", "stormlast:"))
+
+
 def roles(scenario):
     return ROLES.get(scenario, ["stormer", "churner"])
 
@@ -75,7 +80,7 @@ def roles(scenario):
 def row_name(scenario, possible, role):
     """The row of mt_run.py's table that a native run gives."""
     name = f"{scenario}:{possible}"
-    return f"{name} {role}" if scenario.startswith("storm:") else name
+    return f"{name} {role}" if is_storm(scenario) else name
 
 
 def rel_error(model, native):
@@ -94,7 +99,7 @@ def sim_args(scenario, cpus, robbable=False):
     threads = 2 if scenario == "handoff" else cpus
     # virtual ms measured after 0.08 ms of warm-up: fewer past 16 CPUs
     vms = {2: "0.4", 16: "0.2", 64: "0.1"}.get(cpus, "0.05")
-    rob = ["--robbable"] if robbable and scenario.startswith("storm:") else []
+    rob = ["--robbable"] if robbable and is_storm(scenario) else []
     return ["--vms", vms, *rob, "--threads", str(threads), scenario, str(possible)], possible
 
 

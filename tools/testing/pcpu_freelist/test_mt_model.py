@@ -41,6 +41,14 @@ class ModelTest(unittest.TestCase):
         self.assertEqual(mt_model.roles("storm:0"), ["stormer", "churner"])
         self.assertEqual(mt_model.roles("handoff"), ["consumer"])
 
+    def test_stormlast_is_a_storm(self):
+        # mt_run.py gives stormlast:H two rows, as storm:H
+        self.assertEqual(mt_model.row_name("stormlast:0", 64, "stormer"),
+                         "stormlast:0:64 stormer")
+        self.assertEqual(mt_model.roles("stormlast:0"), ["stormer", "churner"])
+        args, _ = mt_model.sim_args("stormlast:20", 16, robbable=True)
+        self.assertIn("--robbable", args)
+
     def test_two_cpus_are_the_native_setup(self):
         args, possible = mt_model.sim_args("exhausted", 2)
         self.assertEqual(possible, 64)
