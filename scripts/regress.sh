@@ -131,6 +131,10 @@ run_suite() {
 	cp "$todo" "$out.plan"
 	# Results are kept: a run cut short (Ctrl-C, the end of a session) resumes after the last test
 	# it finished, and a finished suite runs nothing again.
+	# Runs kept without their console (their kernel log) cannot be checked for splats: stop before
+	# the VM rather than at the end.
+	[[ ! -s $out.out || -f $out.console ]] ||
+		die "$suite: $out.out holds runs without their console ($out.console), so their splats are unknown: remove $out.* to run $suite again"
 	if [[ -s $out.out ]]; then
 		sed -n 's/^lab-regress: \(end\|lost\) \([^ ]*\).*/\2/p' "$out.out" | sort -u >"$out.finished"
 		awk 'NR == FNR { done[$1]; next } !($1 in done)' "$out.finished" "$todo" >"$todo.tmp"

@@ -149,6 +149,10 @@ def parse(suite, output, denied_file, wall, console=None):
             extra["flaky"] = True  # failed, then passed when run again (regress.sh retries)
         tests[name] = dict(tests.get(name, {}), name=name, result=result, **extra)
 
+    if console and not os.path.exists(console):
+        # the runs' kernel log holds their splats: results without it are not results
+        raise SystemExit(f"regress_results.py: {output}: its console {console} is missing, "
+                         "so the splats of its runs are unknown")
     with open(denied_file) as f:
         deny = f.read().split()
     with open(output, errors="replace") as f:

@@ -172,6 +172,17 @@ class Results(unittest.TestCase):
         self.assertEqual(str(e.exception),
                          "regress_results.py: a: unreadable test_progs JSON summary: 'skipped'")
 
+    def test_missing_console_is_one_line(self):
+        # runs kept without their kernel log (a copy of .out alone): their splats are unknown
+        with open(self.path("out"), "w") as f:
+            f.write(PROGS_OUT)
+        with open(self.path("denied"), "w") as f:
+            f.write("")
+        with self.assertRaises(SystemExit) as e:
+            rr.parse("test_progs", self.path("out"), self.path("denied"), "1", self.path("console"))
+        self.assertEqual(str(e.exception), f"regress_results.py: {self.path('out')}: its console "
+                         f"{self.path('console')} is missing, so the splats of its runs are unknown")
+
     def test_splats_belong_to_their_test(self):
         with open(self.path("console"), "w") as f:
             f.write("[    1.000000] Linux version 6.1.192\n"
