@@ -82,7 +82,14 @@ stop_all() {
 	pids=()
 }
 kvm_tmp=''	# kvm_usable()'s verdict on its way into place
-trap 'stop_all; rm -rf "$run_dir" ${kvm_tmp:+"$kvm_tmp"}' EXIT
+# A second signal (make regress passes one on, and so does own_group) must not cut the clean-up
+# short: it would leave QEMU running and the run directory behind.
+clean_up() {
+	trap '' INT TERM HUP
+	stop_all
+	rm -rf "$run_dir" ${kvm_tmp:+"$kvm_tmp"}
+}
+trap clean_up EXIT
 # Background jobs of a script ignore SIGINT: QEMU never sees the terminal's Ctrl-C, this trap
 # stops it. 130/143: the shell's status for death by SIGINT/SIGTERM.
 trap 'note "interrupted: stopping the VM"; exit 130' INT
