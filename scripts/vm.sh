@@ -131,7 +131,7 @@ kvm_verdict_file() {
 	echo "${LAB_KVM_VERDICTS:-$LAB_CACHE/vm}/kvm-verdict.$boot_id.$(echo "$(command -v "$qemu") $kvm_dev" | sha1sum | cut -c1-8)"
 }
 kvm_probe() {
-	local i
+	local i err
 	start_qemu probe -machine q35 -accel kvm -cpu host -smp 1 -m 256 -nodefaults -no-user-config \
 		-bios /usr/share/qemu/qboot.rom -no-reboot -display none -monitor none \
 		-serial "file:$run_dir/probe.console" -kernel "$kernel" \
@@ -142,8 +142,8 @@ kvm_probe() {
 	done
 	if kill -0 "$qemu_pid" 2>/dev/null; then
 		stop_qemu
-		if grep -q 'KVM internal error' "$run_dir/probe.qemu"; then
-			echo "fails: $(grep -m1 'KVM internal error' "$run_dir/probe.qemu")"
+		if err=$(kvm_error "$run_dir/probe.qemu"); then
+			echo "fails: $err"
 		else
 			echo "hangs: the lab kernel did not boot to its end within ${kvm_probe_secs}s under KVM (last console line: $(tail -n1 "$run_dir/probe.console" | tr -d '\r' | cut -c1-80))"
 		fi
@@ -156,6 +156,18 @@ kvm_probe() {
 		echo "fails: QEMU -accel kvm exited with status $qemu_rc before the kernel's end: $(tail -n1 "$run_dir/probe.qemu")"
 	fi
 }
+# save_kvm_verdict TEXT: the verdict file says TEXT, written through a temporary file of its own
+# (two VMs started at once, make regress VMS=2, both probe)
+save_kvm_verdict() {
+	local file
+	file=$(kvm_verdict_file)
+	kvm_tmp=$(mktemp "$file.XXXXXX")
+	echo "$1" >"$kvm_tmp" && mv -f "$kvm_tmp" "$file" && kvm_tmp=''
+}
+# kvm_error FILE: the first "KVM internal error" line of QEMU's output FILE; fails without one
+kvm_error() {
+	grep -m1 'KVM internal error' "$1"
+}
 kvm_usable() {
 	local file verdict
 	[[ -w $kvm_dev ]] || return 1
@@ -163,9 +175,7 @@ kvm_usable() {
 	mkdir -p "$(dirname "$file")"
 	if [[ ! -f $file ]]; then
 		verdict=$(kvm_probe)
-		# a temporary file of its own: two VMs started at once (make regress VMS=2) both probe
-		kvm_tmp=$(mktemp "$file.XXXXXX")
-		echo "$verdict (probed $(date -u '+%F %T UTC'))" >"$kvm_tmp" && mv -f "$kvm_tmp" "$file" && kvm_tmp=''
+		save_kvm_verdict "$verdict (probed $(date -u '+%F %T UTC'))"
 	fi
 	verdict=$(cat "$file")
 	[[ $verdict == works* ]] && return 0
@@ -239,7 +249,7 @@ size_of() {
 	s=$(stat -c %s "$@" | paste -sd+)
 	echo $((s))
 }
-start=$SECONDS last_size=0 last_change=$SECONDS why=''
+start=$SECONDS last_size=0 last_change=$SECONDS why='' err=''
 while kill -0 "$vm_pid" 2>/dev/null; do
 	size=$(size_of "$console" "$output")
 	if ((size != last_size)); then
@@ -254,13 +264,9 @@ while kill -0 "$vm_pid" 2>/dev/null; do
 	fi
 	# QEMU keeps a guest that KVM could not run, stopped: end now, not at the silence limit, and
 	# let the VMs after this one use TCG.
-	if ((use_kvm)) && grep -q 'KVM internal error' "$run_dir/vm.qemu"; then
-		why="KVM stopped the guest: $(grep -m1 'KVM internal error' "$run_dir/vm.qemu") (ACCEL=tcg runs it under TCG)"
-		if [[ -z ${ACCEL:-} ]]; then
-			kvm_tmp=$(mktemp "$(kvm_verdict_file).XXXXXX")
-			echo "fails: $(grep -m1 'KVM internal error' "$run_dir/vm.qemu") in a guest (seen $(date -u '+%F %T UTC'))" >"$kvm_tmp" &&
-				mv -f "$kvm_tmp" "$(kvm_verdict_file)" && kvm_tmp=''
-		fi
+	if ((use_kvm)) && err=$(kvm_error "$run_dir/vm.qemu"); then
+		why="KVM stopped the guest: $err (ACCEL=tcg runs it under TCG)"
+		[[ -n ${ACCEL:-} ]] || save_kvm_verdict "fails: $err in a guest (seen $(date -u '+%F %T UTC'))"
 		break
 	fi
 	sleep 1
