@@ -122,16 +122,25 @@ stop_qemu() {
 # guest can print the decompressor's lines and then stop, or die in start_kernel with "KVM internal
 # error ... emulation failure". So the probe boots the kernel with no root to the panic at its end:
 # QEMU (-no-reboot, panic=-1) must exit by itself within the deadline, the console showing the
-# panic. The verdict holds until the machine reboots.
+# panic. A verdict holds until the machine reboots. "works" holds for the kernel image probed only:
+# on that host a 6.12 guest printed the decompressor's lines under KVM and a 7.3 guest nothing at
+# all, so one kernel says nothing of another; a failure with any kernel sends every VM to TCG.
+# kvm_probe_version names the probe in the verdict's key: no verdict of an older probe (the first
+# one was content with a first console line) is trusted.
 kvm_dev=${LAB_KVM_DEV:-/dev/kvm}
 kvm_probe_secs=${LAB_KVM_PROBE_SECS:-30}
+kvm_probe_version=2
+kvm_verdicts=${LAB_KVM_VERDICTS:-$LAB_CACHE/vm}
+# kvm_key: this boot of the machine, this QEMU, this KVM device, this probe
+kvm_key() {
+	echo "$(cat /proc/sys/kernel/random/boot_id).$(echo "$(command -v "$qemu") $kvm_dev probe-$kvm_probe_version" | sha1sum | cut -c1-8)"
+}
+# kvm_verdict_file: the verdict for $kernel
 kvm_verdict_file() {
-	local boot_id
-	boot_id=$(cat /proc/sys/kernel/random/boot_id)
-	echo "${LAB_KVM_VERDICTS:-$LAB_CACHE/vm}/kvm-verdict.$boot_id.$(echo "$(command -v "$qemu") $kvm_dev" | sha1sum | cut -c1-8)"
+	echo "$kvm_verdicts/kvm-verdict.$(kvm_key).$(sha1sum <"$kernel" | cut -c1-8)"
 }
 kvm_probe() {
-	local i err
+	local i err last
 	start_qemu probe -machine q35 -accel kvm -cpu host -smp 1 -m 256 -nodefaults -no-user-config \
 		-bios /usr/share/qemu/qboot.rom -no-reboot -display none -monitor none \
 		-serial "file:$run_dir/probe.console" -kernel "$kernel" \
@@ -145,7 +154,12 @@ kvm_probe() {
 		if err=$(kvm_error "$run_dir/probe.qemu"); then
 			echo "fails: $err"
 		else
-			echo "hangs: the lab kernel did not boot to its end within ${kvm_probe_secs}s under KVM (last console line: $(tail -n1 "$run_dir/probe.console" | tr -d '\r' | cut -c1-80))"
+			if [[ -s $run_dir/probe.console ]]; then
+				last="last console line: $(tail -n1 "$run_dir/probe.console" | tr -d '\r' | cut -c1-80)"
+			else
+				last='no console output'
+			fi
+			echo "hangs: the lab kernel did not boot to its end within ${kvm_probe_secs}s under KVM ($last)"
 		fi
 		return
 	fi
@@ -161,7 +175,7 @@ kvm_probe() {
 save_kvm_verdict() {
 	local file
 	file=$(kvm_verdict_file)
-	kvm_tmp=$(mktemp "$file.XXXXXX")
+	kvm_tmp=$(mktemp "$kvm_verdicts/.kvm-verdict.XXXXXX")	# not a kvm-verdict.* that kvm_usable reads
 	echo "$1" >"$kvm_tmp" && mv -f "$kvm_tmp" "$file" && kvm_tmp=''
 }
 # kvm_error FILE: the first "KVM internal error" line of QEMU's output FILE; fails without one
@@ -171,8 +185,15 @@ kvm_error() {
 kvm_usable() {
 	local file verdict
 	[[ -w $kvm_dev ]] || return 1
+	mkdir -p "$kvm_verdicts"
+	for file in "$kvm_verdicts/kvm-verdict.$(kvm_key)."*; do
+		[[ -f $file ]] || continue
+		verdict=$(cat "$file")
+		[[ $verdict == works* ]] && continue
+		note "KVM $verdict; using TCG (verdict kept until reboot in $file)"
+		return 1
+	done
 	file=$(kvm_verdict_file)
-	mkdir -p "$(dirname "$file")"
 	if [[ ! -f $file ]]; then
 		verdict=$(kvm_probe)
 		save_kvm_verdict "$verdict (probed $(date -u '+%F %T UTC'))"
