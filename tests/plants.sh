@@ -3,7 +3,9 @@
 # applies each test's "# Plant command:" (a shell command run at the top of a copy of the lab) to
 # a scratch copy of the lab, runs the test there with the copy's runner, and records what it
 # printed: a test must fail with its plant. The log is the one of Documentation/results/.
-#   tests/plants.sh [-t TIER,...] [-a GLOB,...] [-o LOG]
+#   tests/plants.sh [-n] [-t TIER,...] [-a GLOB,...] [-o LOG]
+#     -n        apply each plant only, the tests not run: does every plant still change the lab?
+#               (unit test plants_still_apply, every tier)
 #     -t TIERS  the tiers whose plants run (default unit,lab)
 #     -a GLOBS  only the tests whose tier/name matches
 #     -o LOG    where the log goes (default Documentation/results/check-plants.log)
@@ -14,16 +16,18 @@ set -euo pipefail
 
 usage() {
 	cat <<'USAGE'
-usage: tests/plants.sh [-t TIER,...] [-a GLOB,...] [-o LOG]
+usage: tests/plants.sh [-n] [-t TIER,...] [-a GLOB,...] [-o LOG]
+  -n  apply the plants only (each must change the lab), run no test
   -t  tiers whose plants run (default unit,lab)   -a  tests whose tier/name matches a glob
   -o  the log (default Documentation/results/check-plants.log)
 USAGE
 	exit 0
 }
 
-tiers=unit,lab allow='' log=$LAB_ROOT/Documentation/results/check-plants.log
-while getopts :t:a:o:h opt; do
+tiers=unit,lab allow='' log=$LAB_ROOT/Documentation/results/check-plants.log apply_only=0
+while getopts :nt:a:o:h opt; do
 	case $opt in
+	n) apply_only=1 ;;
 	t) tiers=$OPTARG ;;
 	a) allow=$OPTARG ;;
 	o) log=$OPTARG ;;
@@ -68,7 +72,15 @@ failed=0 ran=0 words=()
 run_plant() {
 	local name=$1 tier=$2 base=$3 prose=$4 cmd=$5 copy out rc=0
 	copy=$scratch/${name//\//-}
-	lab_copy "$copy"
+	if ((apply_only)); then
+		# one copy for every plant, its files staged: a plant changed something when its files
+		# differ from the index, or it added one; the index puts the copy back
+		copy=$scratch/copy
+		[[ -d $copy ]] || { lab_copy "$copy" && git -C "$copy" add -A; }
+		git -C "$copy" checkout -q -- . && git -C "$copy" clean -fdq
+	else
+		lab_copy "$copy"
+	fi
 	note "plant of $name ..."
 	ran=$((ran + 1))
 	{
@@ -79,6 +91,15 @@ run_plant() {
 	if ! (cd "$copy" && bash -c "$cmd") </dev/null >>"$log" 2>&1; then
 		echo "PLANT FAILED: the command exited non-zero" >>"$log"
 		failed=$((failed + 1))
+	elif ((apply_only)); then
+		# against the index only (the copy's HEAD lacks what the lab had not committed)
+		if git -C "$copy" diff --quiet && [[ -z $(git -C "$copy" ls-files --others --exclude-standard) ]]; then
+			echo "PLANT CHANGED NOTHING: it no longer matches the lab" >>"$log"
+			failed=$((failed + 1))
+		else
+			echo "applies" >>"$log"
+		fi
+		return
 	elif diff -rq --exclude=.git "$LAB_ROOT" "$copy" >/dev/null 2>&1; then
 		echo "PLANT CHANGED NOTHING: it no longer matches the lab" >>"$log"
 		failed=$((failed + 1))
