@@ -5,7 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-(($# >= 1)) || die "usage: apply-series.sh TREE PATCH..."
+[[ $# -ge 1 && $1 != -* ]] || die "usage: apply-series.sh TREE PATCH..."
 tree=$1
 shift
 for p in "$@"; do

@@ -10,11 +10,7 @@
 #                         (lib.sh then names the base after it; make tree names a patch that fails).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-
-[[ ${1:-} != -h && ${1:-} != --help ]] || {
-	echo "usage: scripts/base.sh   (fetches and extracts $BASE_PACKAGE $BASE_PACKAGE_VERSION into $BASE_DIR)"
-	exit 0
-}
+(($# == 0)) || die "$1: no arguments taken (usage: [BASE=<base>] scripts/base.sh; --help: what it does)"
 
 # One run at a time on the base (apt, extraction); the lock goes with the script.
 mkdir -p "$BASE_CACHE"

@@ -12,11 +12,11 @@ set -euo pipefail
 own_group "$@"
 
 config=bench name_only=0 unbuildable='' llvm='' clang=clang
-while getopts c:n opt; do
+while getopts :c:n opt; do
 	case $opt in
 	c) config=$OPTARG ;;
 	n) name_only=1 ;;	# print the directory the build is (or would be) in, build nothing
-	*) die "usage: bench-build.sh [-c bench|selftests|debug|regress] [-n] <commit-ish> [target...]" ;;
+	*) bad_option "$opt" "$OPTARG" "usage: bench-build.sh [-c bench|selftests|debug|regress] [-n] <commit-ish> [target...]" ;;
 	esac
 done
 shift $((OPTIND - 1))

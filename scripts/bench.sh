@@ -6,6 +6,7 @@
 # are passed to the VM.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+[[ $# == 0 || ($# == 1 && $1 == -H) ]] || die "$1: no such argument (usage: scripts/bench.sh [-H])"
 own_group "$@"
 
 on_host=0

@@ -16,12 +16,12 @@ own_group "$@"
 
 usage="usage: kernel.sh [-c bench|selftests|debug|regress] [-o] [-n] <commit-ish>"
 config=bench need_obj=0 name_only=0
-while getopts c:on opt; do
+while getopts :c:on opt; do
 	case $opt in
 	c) config=$OPTARG ;;
 	o) need_obj=1 ;;
 	n) name_only=1 ;;
-	*) die "$usage" ;;
+	*) bad_option "$opt" "$OPTARG" "$usage" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -3,6 +3,17 @@
 
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
+# --help (or -h) as a script's first argument, before anything is checked or run: a script whose
+# getopts has -h prints its own usage; any other prints its header comment, the lines after #!.
+if [[ ${BASH_SOURCE[1]:-} == "$0" && ${1:-} =~ ^(-h|--help)$ ]]; then
+	if grep -qE '^while getopts :?[a-zA-Z:]*h[a-zA-Z:]* ' "$0"; then
+		set -- -h
+	else
+		sed -n '2,${/^#/!q;/shellcheck/d;s/^# \{0,1\}//;p}' "$0"
+		exit 0
+	fi
+fi
+
 # BASE: which kernel the series is for. Each base has its facts in config/<base>/ (base.conf: the
 # Debian package and version; benchmarks: its rows of the registry; bench.config: its config
 # options) and its series in patches/<base>/; the cache keeps one directory per base.
@@ -74,6 +85,13 @@ TRACEFS_BENCHS=trig-tp					# benchmarks of the registry that need tracefs
 die() {
 	echo "error: ${LAB_NOTE_PREFIX:-}$*" >&2
 	exit 1
+}
+
+# bad_option OPT OPTARG USAGE: the one line for what getopts, silent (a leading ':' in its option
+# string), gives as OPT ':' (an option without its value) or '?' (no such option).
+bad_option() {
+	[[ $1 != : ]] || die "-$2: needs a value ($3)"
+	die "-$2: no such option ($3)"
 }
 
 note() {

@@ -29,12 +29,12 @@ usage: scripts/regress.sh [-b REV | -B DIR] [-r REV] [-p PATCH] [-a TESTS] [-o D
               of config/<base>/tcg.conf, else 1)
     suite     test_progs test_progs-no_alu32 test_maps test_verifier (default: all four)
 USAGE
-	exit "${1:-0}"
+	exit 0
 }
 args=("$@")
 all_suites=(test_progs test_progs-no_alu32 test_maps test_verifier)
 base_rev=$BASE_TAG series_rev=HEAD allow='' plant='' recorded='' results='' record=0
-while getopts b:B:r:p:a:o:Rh opt; do
+while getopts :b:B:r:p:a:o:Rh opt; do
 	case $opt in
 	b) base_rev=$OPTARG ;;
 	B) recorded=$OPTARG ;;
@@ -44,7 +44,7 @@ while getopts b:B:r:p:a:o:Rh opt; do
 	p) plant=$OPTARG ;;
 	a) allow=$OPTARG ;;
 	h) usage ;;
-	*) usage 2 >&2 ;;
+	*) bad_option "$opt" "$OPTARG" "scripts/regress.sh -h" ;;
 	esac
 done
 shift $((OPTIND - 1))

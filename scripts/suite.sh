@@ -12,14 +12,14 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 bench_dir='' where=vm duration=${DURATION:-3} warmup=${WARMUP:-1} skip=''
-while getopts b:w:d:W:x: opt; do
+while getopts :b:w:d:W:x: opt; do
 	case $opt in
 	b) bench_dir=$OPTARG ;;
 	w) where=$OPTARG ;;
 	d) duration=$OPTARG ;;
 	W) warmup=$OPTARG ;;
 	x) skip+=" $OPTARG" ;;
-	*) die "usage: suite.sh -b BENCH_DIR -w vm|host [-d SECONDS] [-W SECONDS] [NAME_OR_FAMILY...]" ;;
+	*) bad_option "$opt" "$OPTARG" "usage: suite.sh -b BENCH_DIR -w vm|host [-d SECONDS] [-W SECONDS] [-x NAMES] [NAME_OR_FAMILY...]" ;;
 	esac
 done
 shift $((OPTIND - 1))

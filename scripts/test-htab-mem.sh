@@ -11,10 +11,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 bench_dir=''
-while getopts b: opt; do
+while getopts :b: opt; do
 	case $opt in
 	b) bench_dir=$OPTARG ;;
-	*) die "usage: test-htab-mem.sh -b BENCH_DIR [TEST...]" ;;
+	*) bad_option "$opt" "$OPTARG" "usage: test-htab-mem.sh -b BENCH_DIR [TEST...]" ;;
 	esac
 done
 shift $((OPTIND - 1))

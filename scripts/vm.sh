@@ -23,12 +23,12 @@ usage: scripts/vm.sh [options] [--] command...
 environment: ACCEL=kvm|tcg skips the KVM probe; TCG_THREAD=multi|single runs TCG's vCPUs on a
   host thread each (default $VM_TCG_THREAD) or all on one
 USAGE
-	exit "${1:-0}"
+	exit 0
 }
 
 kernel='' kernel_set=0 cpus=${CPUS:-} maxcpus=${MAXCPUS:-} mem=${MEM:-$VM_MEM} timeout=${TIMEOUT:-$VM_TIMEOUT}
 icount=${ICOUNT:-0} silence=${SILENCE:-$VM_SILENCE} tcg_thread=${TCG_THREAD:-$VM_TCG_THREAD}
-while getopts k:c:p:m:t:s:ih opt; do
+while getopts :k:c:p:m:t:s:ih opt; do
 	case $opt in
 	k) kernel=$OPTARG kernel_set=1 ;;
 	c) cpus=$OPTARG ;;
@@ -38,7 +38,7 @@ while getopts k:c:p:m:t:s:ih opt; do
 	s) silence=$OPTARG ;;
 	i) icount=1 ;;
 	h) usage ;;
-	*) usage 2 >&2 ;;
+	*) bad_option "$opt" "$OPTARG" "scripts/vm.sh -h" ;;
 	esac
 done
 shift $((OPTIND - 1))
