@@ -6,8 +6,8 @@
 # are passed to the VM.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-[[ $# == 0 || ($# == 1 && $1 == -H) ]] || die "$1: no such argument (usage: scripts/bench.sh [-H])"
 own_group "$@"
+[[ $# == 0 || ($# == 1 && $1 == -H) ]] || die "$1: no such argument (usage: scripts/bench.sh [-H])"
 
 on_host=0
 [[ ${1:-} == -H ]] && on_host=1

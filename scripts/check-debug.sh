@@ -6,8 +6,8 @@
 # Slow (a second kernel build and test_progs), so it is not part of `make check`.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-(($# == 0)) || die "$1: no arguments taken (usage: [REV=commit-ish] scripts/check-debug.sh)"
 own_group "$@"
+(($# == 0)) || die "$1: no arguments taken (usage: [REV=commit-ish] scripts/check-debug.sh)"
 
 S=$LAB_ROOT/scripts
 start=$SECONDS

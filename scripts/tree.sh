@@ -7,8 +7,8 @@
 #   FORCE=1  rebuild anyway (the uncommitted changes and extra commits are lost).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-(($# == 0)) || die "$1: no arguments taken (usage: [FORCE=1] scripts/tree.sh)"
 own_group "$@"
+(($# == 0)) || die "$1: no arguments taken (usage: [FORCE=1] scripts/tree.sh)"
 
 lock_tree
 "$LAB_ROOT/scripts/base.sh"
