@@ -91,15 +91,25 @@ def map_create():
 
 
 def prog_load(insns):
+	"""Loads without a verifier log (a log of every instruction would not fit a long program);
+	on a refusal, loads again with the log, to show why."""
 	code = ctypes.create_string_buffer(insns, len(insns))
 	lic = ctypes.create_string_buffer(b"GPL")
-	log = ctypes.create_string_buffer(1 << 16)
-	attr = struct.pack("<IIQQIIQ", BPF_PROG_TYPE_SCHED_CLS, len(insns) // 8,
-			   ctypes.addressof(code), ctypes.addressof(lic), 1, len(log),
-			   ctypes.addressof(log))
-	try:
+	log = ctypes.create_string_buffer(1 << 20)
+
+	def load(level):
+		attr = struct.pack("<IIQQIIQ", BPF_PROG_TYPE_SCHED_CLS, len(insns) // 8,
+				   ctypes.addressof(code), ctypes.addressof(lic), level,
+				   len(log) if level else 0, ctypes.addressof(log) if level else 0)
 		return bpf(BPF_PROG_LOAD, attr)[0]
+
+	try:
+		return load(0)
 	except OSError as e:
+		try:
+			load(1)
+		except OSError:
+			pass
 		sys.exit("error: the kernel refused the program: %s\n%s" %
 			 (e, log.value.decode(errors="replace")[-2000:]))
 
