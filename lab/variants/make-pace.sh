@@ -2,13 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Regenerate the measurement-only variants freelist-v3-paceP{,-7.3}.patch (and -mimic, below):
-# v3, whose scan,
-# when it returns NULL after reading at least one other CPU's hinted head empty, waits
-# P% of 3 ns per possible CPU (the base's walk of the heads costs 2.4-3.3 ns per possible
+# v3 whose scan, when it returns NULL after reading at least one other CPU's hinted head empty,
+# waits P% of 3 ns per possible CPU (the base's walk of the heads costs 2.4-3.3 ns per possible
 # CPU natively: Documentation/results/freelist-v3/, runs 6-10). A head whose lock the scan failed
-# to take counts as read; 6.1's file does not wait in NMI, 7.3's does (it has no NMI flag there). It paces how often a
-# CPU that pops in vain reads the heads of CPUs that churn, to the base's rate at P = 100.
-# Not a candidate for patches/: it exists to test what paces the storm (run 10).
+# to take counts as read; 6.1's file does not wait in NMI, 7.3's does (it has no NMI flag there).
+# At P = 100 a CPU that pops in vain reads the heads of CPUs that churn about as often as the
+# base's walk does. Not a candidate for patches/: it exists to test what paces the storm (run 10).
 #
 #   lab/variants/make-pace.sh KSRC_6_1 KSRC_7_3 [PERCENT...]    (default: 25 50 100)
 # KSRC_*: a pristine source of that base (e.g. git archive lab-base of the lab's tree).
@@ -67,11 +66,10 @@ decl = src.index('\tunsigned int i, cpu, group;\n', scan)
 src = src[:decl] + '\tbool polled = false;\n' + src[decl:]
 call = src.index('\t\t\tnode = pcpu_freelist_pop_hinted(s, cpu', scan)
 src = src[:call] + '\t\t\tpolled = true;\n' + src[call:]
-end = src.index('\t\tword = word + 1 < nr_words ? word + 1 : 0;\n\t}\n\treturn NULL;\n}\n', scan)
-tail = '\t\tword = word + 1 < nr_words ? word + 1 : 0;\n\t}\n'
-src = (src[:end] + tail +
-       '\tif (%s)\n\t\tndelay(nr_cpu_ids * PCPU_FREELIST_PACE_PS / 1000);\n' % cond +
-       '\treturn NULL;\n}\n' + src[end + len(tail) + len('\treturn NULL;\n}\n'):])
+loop_end = '\t\tword = word + 1 < nr_words ? word + 1 : 0;\n\t}\n'
+ret = src.index(loop_end + '\treturn NULL;\n}\n', scan) + len(loop_end)
+src = (src[:ret] + '\tif (%s)\n\t\tndelay(nr_cpu_ids * PCPU_FREELIST_PACE_PS / 1000);\n' % cond +
+       src[ret:])
 open(path, 'w').write(src)
 EOF
 	{
