@@ -22,10 +22,21 @@
 //               then reaches every churner's head after the idle heads
 //               from the stormer, and the stormer's head before them from
 //               a churner
+//   race:H:P[:K] the race of a full preallocated hash map: K elements
+//               (default 1), every CPU inserts (pops). A CPU that gets an
+//               element holds it H pause loops, then deletes it (pushes it
+//               onto its own head) and inserts again at once; an insert
+//               whose pop returns NULL fails (-E2BIG) and is retried P ns
+//               after the failed one started (P = 0: at once, a closed
+//               loop). H and P are one value for every CPU or a list,
+//               H0/H1/..., one per CPU
 //
 // Prints "ns=<ns per op> [ns_stormer=.. ns_churner=..] threads=N rt=0|1":
 // an op is a pop+push pair (own, ownflip, a churner's cycle), a pop
-// (exhausted, the stormer) or a hand-off.
+// (exhausted, the stormer) or a hand-off. A race prints, in all and per CPU
+// (cN_...): successful and failed inserts per us, ns per successful and per
+// failed pop, and moves per us (successes on an element that another CPU
+// freed last).
 //
 // Built with PCPU_SHIM_TALLY (pcpu_freelist_mtt), the native run also prints,
 // per op of a storm's roles, the pops that got a node (stormer) or none
@@ -42,6 +53,9 @@
 #include <sched.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -62,7 +76,7 @@ extern "C" {
 
 namespace {
 
-enum class Sc { Own, OwnFlip, Exhausted, Handoff, Storm };
+enum class Sc { Own, OwnFlip, Exhausted, Handoff, Storm, Race };
 
 struct Config {
 	Sc sc;
@@ -71,6 +85,9 @@ struct Config {
 	bool stormer_last = false;	// stormlast: thread 0 plays the last CPU
 	unsigned int possible;
 	unsigned int threads;
+	// race: per CPU (the last value repeats), and the elements
+	std::vector<unsigned long> race_hold, race_period_ns;
+	unsigned int race_nodes = 1;
 };
 
 [[noreturn]] void die(const std::string &msg)
@@ -101,8 +118,49 @@ unsigned long parse(const char *s, const char *what, unsigned long lo,
 	return v;
 }
 
-Sc parse_scenario(const std::string &s, unsigned int *hold, bool *last)
+// "A/B/C" -> {A, B, C}
+std::vector<unsigned long> parse_list(const std::string &s, const char *what,
+				      unsigned long hi)
 {
+	std::vector<unsigned long> v;
+	size_t from = 0;
+
+	for (;;) {
+		size_t to = s.find('/', from);
+		std::string one = s.substr(from, to == std::string::npos ?
+					   std::string::npos : to - from);
+
+		v.push_back(parse(one.c_str(), what, 0, hi));
+		if (to == std::string::npos)
+			return v;
+		from = to + 1;
+	}
+}
+
+// race:H:P[:K]
+void parse_race(const std::string &s, Config *c)
+{
+	std::vector<std::string> f;
+	size_t from = 0, to;
+
+	while ((to = s.find(':', from)) != std::string::npos) {
+		f.push_back(s.substr(from, to - from));
+		from = to + 1;
+	}
+	f.push_back(s.substr(from));
+	if (f.size() < 3 || f.size() > 4)
+		die("bad race '" + s + "' (race:H:P[:K], H and P one value or H0/H1/...)");
+	c->race_hold = parse_list(f[1], "hold", 1000000);
+	c->race_period_ns = parse_list(f[2], "period (ns)", 1000000000);
+	if (f.size() == 4)
+		c->race_nodes = parse(f[3].c_str(), "element count", 1, 1 << 20);
+}
+
+Sc parse_scenario(const std::string &s, Config *c)
+{
+	unsigned int *hold = &c->hold;
+	bool *last = &c->stormer_last;
+
 	if (s == "own")
 		return Sc::Own;
 	if (s == "ownflip")
@@ -120,8 +178,12 @@ Sc parse_scenario(const std::string &s, unsigned int *hold, bool *last)
 		*last = true;
 		return Sc::Storm;
 	}
+	if (s.rfind("race:", 0) == 0) {
+		parse_race(s, c);
+		return Sc::Race;
+	}
 	die("unknown scenario '" + s +
-	    "' (own, ownflip, exhausted, handoff, storm:H, stormlast:H)");
+	    "' (own, ownflip, exhausted, handoff, storm:H, stormlast:H, race:H:P[:K])");
 }
 
 // The kernel CPU that thread (or simulated CPU) t plays. Roles go by t
@@ -134,6 +196,7 @@ unsigned int kcpu(const Config &c, unsigned int t)
 // A node on a cache line of its own, as a map element of 64 bytes or more.
 struct alignas(64) Node {
 	struct pcpu_freelist_node n;
+	int freer;	// race: the CPU that freed it last (the element's data)
 };
 
 // The freelist inside a larger kmalloc'ed object, as in struct bpf_htab.
@@ -173,6 +236,8 @@ size_t nodes_of(const Config &c)
 		return 8;
 	case Sc::Storm:
 		return c.threads - 1;
+	case Sc::Race:
+		return c.race_nodes;
 	}
 	return 0;
 }
@@ -196,6 +261,13 @@ void setup_cpu(const Config &c, List &l, unsigned int t)
 		per = t ? 1 : 0, first = t ? t - 1 : 0;
 		break;
 	case Sc::Exhausted:
+		break;
+	case Sc::Race:
+		// element i is freed by CPU i % N
+		for (size_t i = t; i < l.nodes.size(); i += c.threads) {
+			l.nodes[i].freer = t;
+			pcpu_freelist_push(l.map, &l.nodes[i].n);
+		}
 		break;
 	}
 	for (size_t i = first; i < first + per; i++)
@@ -260,6 +332,8 @@ unsigned int step(const Config &c, List &l, Ring &ring, Cpu &cpu,
 			ring.tail.store(tl + 1, std::memory_order_release);
 		}
 		return 0;
+	case Sc::Race:
+		die("race runs natively only");
 	case Sc::Storm:
 		if (t == 0) {
 			n = pcpu_freelist_pop(fl);
@@ -316,6 +390,72 @@ unsigned int step(const Config &c, List &l, Ring &ring, Cpu &cpu,
 
 #ifndef PCPU_SHIM_COUNT
 
+// The race's clock: the TSC where there is one (a read costs ~10 ns against
+// ~20 for clock_gettime(), and a failed pop of the series costs ~10 ns).
+uint64_t ticks()
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return __rdtsc();
+#else
+	return (uint64_t)now_ns();
+#endif
+}
+
+// Ticks per ns, measured against CLOCK_MONOTONIC over 20 ms.
+double ticks_per_ns()
+{
+	double t0 = now_ns();
+	uint64_t k0 = ticks();
+
+	std::this_thread::sleep_for(std::chrono::milliseconds(20));
+	return (ticks() - k0) / (now_ns() - t0);
+}
+
+// What one CPU of a race did in the timed loop.
+struct RaceOut {
+	unsigned long ok = 0, fail = 0, moves = 0;
+	uint64_t ticks_ok = 0, ticks_fail = 0;
+};
+
+// A CPU of the race: insert (pop); on success hold H loops and delete (push
+// onto the own head); on failure wait until P after the failed insert began.
+RaceOut race(const Config &c, List &l, unsigned int t, uint64_t end,
+	     double tpn)
+{
+	unsigned long hold = c.race_hold[std::min<size_t>(t, c.race_hold.size() - 1)];
+	unsigned long p = c.race_period_ns[std::min<size_t>(t, c.race_period_ns.size() - 1)];
+	uint64_t period = (uint64_t)(p * tpn);
+	int me = kcpu(c, t);
+	RaceOut o;
+
+	for (;;) {
+		uint64_t t0 = ticks();
+		struct pcpu_freelist_node *n;
+
+		if (t0 >= end)
+			return o;
+		n = pcpu_freelist_pop(l.map);
+		uint64_t t1 = ticks();
+
+		if (!n) {
+			o.fail++;
+			o.ticks_fail += t1 - t0;
+			while (period && ticks() - t0 < period)
+				cpu_relax();
+			continue;
+		}
+		Node *e = reinterpret_cast<Node *>(n);	// n is its first member
+
+		o.ok++;
+		o.ticks_ok += t1 - t0;
+		if (e->freer != me)
+			o.moves++;
+		pause_loops(hold);
+		e->freer = me;
+		pcpu_freelist_push(l.map, n);
+	}
+}
+
 struct Run {
 	Config c;
 	std::vector<int> cpus;
@@ -329,6 +469,8 @@ struct Run {
 	std::vector<double> elapsed;
 	std::vector<struct pcpu_shim_stats> stats;	// of the timed loop
 	std::vector<unsigned long> got;
+	std::vector<RaceOut> race;
+	double tpn = 1;	// race: ticks per ns
 	bool rt = false;
 };
 
@@ -366,6 +508,15 @@ void thread_main(Run &r, unsigned int t)
 	struct pcpu_shim_stats before = pcpu_shim_stats;
 	unsigned long got_before = pops_got;
 
+	if (r.c.sc == Sc::Race) {
+		uint64_t k = ticks();
+
+		r.race[t] = race(r.c, *r.list, t,
+				 k + (uint64_t)((end - now_ns()) * r.tpn), r.tpn);
+		r.ops[t] = r.race[t].ok + r.race[t].fail;
+		r.elapsed[t] = now_ns() - start;
+		return;
+	}
 	for (;;) {
 		for (int i = 0; i < 64; i++)
 			ops += step(r.c, *r.list, r.ring, cpu, t, true);
@@ -380,6 +531,34 @@ void thread_main(Run &r, unsigned int t)
 	r.stats[t].contended -= before.contended;
 	r.stats[t].shared_rmw -= before.shared_rmw;
 	r.got[t] = pops_got - got_before;
+}
+
+// A race's fields: in all, then per CPU (cN_). Rates are per us of each
+// CPU's own timed loop; ns are per pop.
+void print_race(const Run &r)
+{
+	RaceOut all;
+	double us = 0;
+
+	auto fields = [&](const char *pre, const RaceOut &o, double u) {
+		printf("%sok_per_us=%.4f %sfail_per_us=%.4f %sns_ok=%.2f "
+		       "%sns_fail=%.2f %smoves_per_us=%.4f ", pre, o.ok / u, pre,
+		       o.fail / u, pre, o.ok ? o.ticks_ok / r.tpn / o.ok : 0.0,
+		       pre, o.fail ? o.ticks_fail / r.tpn / o.fail : 0.0, pre,
+		       o.moves / u);
+	};
+	for (unsigned int t = 0; t < r.c.threads; t++) {
+		const RaceOut &o = r.race[t];
+
+		all.ok += o.ok, all.fail += o.fail, all.moves += o.moves;
+		all.ticks_ok += o.ticks_ok, all.ticks_fail += o.ticks_fail;
+		us += r.elapsed[t] / 1e3 / r.c.threads;
+	}
+	fields("", all, us);
+	for (unsigned int t = 0; t < r.c.threads; t++)
+		fields(("c" + std::to_string(t) + "_").c_str(), r.race[t],
+		       r.elapsed[t] / 1e3);
+	printf("threads=%u rt=%d\n", r.c.threads, r.rt);
 }
 
 bool rt_available()
@@ -408,6 +587,9 @@ int run_native(Config c, std::vector<int> cpus, unsigned long ms)
 	r.elapsed.assign(c.threads, 0);
 	r.stats.assign(c.threads, pcpu_shim_stats);
 	r.got.assign(c.threads, 0);
+	r.race.assign(c.threads, RaceOut());
+	if (c.sc == Sc::Race)
+		r.tpn = ticks_per_ns();
 
 	List list(nodes_of(c));
 
@@ -448,6 +630,10 @@ int run_native(Config c, std::vector<int> cpus, unsigned long ms)
 		}
 		return ns;
 	};
+	if (c.sc == Sc::Race) {
+		print_race(r);
+		return 0;
+	}
 	if (c.sc == Sc::Handoff)
 		printf("ns=%.2f", ns_of(1, 2));
 	else
@@ -733,7 +919,7 @@ void usage(FILE *f)
 		"       pcpu_freelist_sim [--costs LOCK,PAIR,CLEAN,PAUSE,MISS_READ,MISS_RMW]\n"
 		"                         [--warm MS] [--vms MS] [--jiffy-us US] [--robbable]\n"
 		"                         --threads N SCENARIO POSSIBLE_CPUS\n"
-		"scenarios: own ownflip exhausted handoff storm:H stormlast:H\n");
+		"scenarios: own ownflip exhausted handoff storm:H stormlast:H race:H:P[:K]\n");
 }
 
 } // namespace
@@ -782,7 +968,7 @@ int main(int argc, char **argv)
 
 	Config c;
 
-	c.sc = parse_scenario(args[0], &c.hold, &c.stormer_last);
+	c.sc = parse_scenario(args[0], &c);
 	c.possible = parse(args[1].c_str(), "possible CPU count", 1, NR_CPUS);
 	c.robbable = robbable;
 #ifdef PCPU_SHIM_COUNT

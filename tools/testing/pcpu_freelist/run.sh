@@ -42,6 +42,7 @@
 #   PFL_MT_REPS           mt: interleaved repetitions (default 10)
 #   PFL_MT_MS             mt: milliseconds per run    (default 200)
 #   PFL_MT_CASES          mt: 'WORKLOAD:POSSIBLE[:NODES] ...' (default: mt_run.py's)
+#   PFL_MT_GATE           mt: 1 = gate the race cases (mt_run.py --gate)
 #   PFL_MT_TALLY          mt: 1 = the tally build (pcpu_freelist_mtt): also the
 #                         storm roles' counters per op (pops with a node, locks,
 #                         remote locks, locks that waited)
@@ -244,7 +245,7 @@ run_mt() {
 	mkdir -p "$OBJ/mt"
 	python3 "$HERE/mt_run.py" --reps "${PFL_MT_REPS:-10}" --ms "${PFL_MT_MS:-200}" "${threads[@]}" \
 		${PFL_MT_CASES:+--cases "$PFL_MT_CASES"} ${tally:+--tally} \
-		--json "$OBJ/mt/results.json" "${args[@]}" ||
+		${PFL_MT_GATE:+--gate} --json "$OBJ/mt/results.json" "${args[@]}" ||
 		FAILED+=("mt")
 }
 
