@@ -791,6 +791,25 @@ auto summary_word(T *fl) -> decltype(&fl->summary->groups)
 	return nullptr;
 }
 
+// The summary of the hint, whatever its shape: v3's group bits, or the count
+// of set bits (since v4); false for a version without one.
+template <typename T>
+auto summary_of(T *fl, unsigned long *v) -> decltype(&fl->summary->groups, bool())
+{
+	*v = READ_ONCE(fl->summary->groups);
+	return true;
+}
+template <typename T>
+auto summary_of(T *fl, unsigned long *v) -> decltype(&fl->hint->nr_set, bool())
+{
+	*v = atomic_read(&fl->hint->nr_set);
+	return true;
+}
+[[maybe_unused]] bool summary_of(...)
+{
+	return false;
+}
+
 void check_hint_bitop(long nr, const volatile unsigned long *addr)
 {
 	// a summary bit covers words of bits of many heads: no lock of its own
@@ -959,6 +978,11 @@ auto hint_bit(T *fl, unsigned int c) -> decltype(fl->nonempty, bool())
 {
 	return test_bit(c, fl->nonempty);
 }
+template <typename T>
+auto hint_bit(T *fl, unsigned int c) -> decltype(fl->hint->bits, bool())
+{
+	return test_bit(c, fl->hint->bits);
+}
 [[maybe_unused]] bool hint_bit(...)
 {
 	return false;
@@ -969,10 +993,12 @@ TEST_P(PerCpuCount, ExhaustedPopAgesTheOwnBit)
 {
 	const unsigned int n = GetParam();
 
+	unsigned long sum;
+
 	{
 		Freelist probe(1, 1);
 
-		if (!summary_word(probe.fl()))
+		if (!summary_of(probe.fl(), &sum))
 			GTEST_SKIP() << "no summary of the hint in this version";
 	}
 	for (unsigned int c : some_cpus(n)) {
@@ -983,7 +1009,8 @@ TEST_P(PerCpuCount, ExhaustedPopAgesTheOwnBit)
 		ASSERT_EQ(f.pop(c), f.elem(0));
 		for (int tick = 0; tick < 8; tick++, pcpu_shim_jiffies++)
 			ASSERT_EQ(f.pop(c), nullptr);
-		EXPECT_EQ(*summary_word(f.fl()), 0ul)
+		summary_of(f.fl(), &sum);
+		EXPECT_EQ(sum, 0ul)
 			<< "cpu " << c << " of " << n << " popped in vain for 8 "
 			<< "jiffies after emptying its own head: its bit is "
 			<< (hint_bit(f.fl(), c) ? "still set" : "clear");
@@ -1023,6 +1050,9 @@ struct has_own_bit<T, std::void_t<decltype(std::declval<T>().hinted)>>
 template <typename T, typename = void> struct has_hint : std::false_type {};
 template <typename T>
 struct has_hint<T, std::void_t<decltype(std::declval<T>().nonempty)>>
+	: std::true_type {};
+template <typename T>
+struct has_hint<T, std::void_t<decltype(std::declval<T>().hint)>>
 	: std::true_type {};
 
 TEST_P(PerCpuCount, StormLeavesTheChurnerAlone)

@@ -66,7 +66,7 @@ extern __thread struct pcpu_shim_stats pcpu_shim_stats;
 
 /* cpus: nr_cpu_ids possible cpus, 0..nr_cpu_ids-1; the thread's cpu */
 #ifndef NR_CPUS
-#define NR_CPUS			1024
+#define NR_CPUS			8192	/* x86-64 MAXSMP */
 #endif
 extern unsigned int nr_cpu_ids;
 extern __thread int pcpu_shim_cpu;
@@ -225,6 +225,22 @@ static inline void clear_bit(long nr, volatile unsigned long *addr)
 	pcpu_shim_count(addr + BIT_WORD(nr), PCPU_SHIM_HINT_RMW);
 	__atomic_fetch_and(addr + BIT_WORD(nr), ~BIT_MASK(nr), __ATOMIC_RELAXED);
 }
+
+/* atomic_t (the hint's count of set bits): counted as the bitops are */
+static inline int atomic_read(const atomic_t *v)
+{
+	pcpu_shim_count(&v->counter, PCPU_SHIM_READ);
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_add(int i, atomic_t *v)
+{
+	pcpu_shim_stats.shared_rmw++;
+	pcpu_shim_count(&v->counter, PCPU_SHIM_HINT_RMW);
+	__atomic_fetch_add(&v->counter, i, __ATOMIC_RELAXED);
+}
+#define atomic_inc(v)		atomic_add(1, (v))
+#define atomic_dec(v)		atomic_add(-1, (v))
 
 /*
  * Barriers and cmpxchg() (the hint's summary in v3), where tools/include
