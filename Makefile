@@ -19,7 +19,7 @@ export REV BENCHS
 unexport CMD
 cmd_quoted = '$(subst ','\'',$(value CMD))'
 
-.PHONY: help deps base tree series kernel bench-build vm bench host-bench check check-unit check-slow compare scaling check-debug gates mbox regress matrix
+.PHONY: help deps base tree series kernel bench-build vm bench host-bench check check-unit check-slow compare scaling check-debug gates mbox regress matrix litmus
 
 help:
 	@echo "make bench        the main job: build what is missing, run the benchmark suite in the VM"
@@ -36,6 +36,7 @@ help:
 	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host)"
 	@echo "make regress      the kernel's BPF selftests (4 suites) on base and series, CI's config, in the VM (SUITES, TESTS, PLANT, LIMIT, VMS)"
 	@echo "make matrix       README's evidence table from the results in the repo (config/matrix; CHECK=1: only check it)"
+	@echo "make litmus       the series' ordering claims in herd7 against the kernel's memory model (tests Never, plants Sometimes)"
 	@echo "make deps         install the Debian packages the lab needs"
 	@bases=$$(ls config/*/base.conf | cut -d/ -f2 | sort -V | xargs); \
 	echo "Every target works on one base: BASE=<one of: $$bases> (default: $$(sed -n '/^[^#]/{p;q}' config/default-base); config/<base>/, patches/<base>/)"
@@ -108,3 +109,8 @@ regress: tree
 # recorded in the repository; CHECK=1: only check it, one line per cell that differs.
 matrix:
 	@$(S)/matrix.py $(if $(filter 1,$(CHECK)),--check)
+
+# The litmus tests of tools/testing/pcpu_freelist/litmus/ with herd7 (fetched into the cache) against
+# tools/memory-model of the base's source (make base).
+litmus: base
+	@$(S)/litmus.sh
