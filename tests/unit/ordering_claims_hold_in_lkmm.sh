@@ -1,0 +1,21 @@
+#!/bin/bash
+# The ordering claims of the freelist patch hold in the kernel's memory model (make litmus): herd7
+# answers Never for every litmus test of tools/testing/pcpu_freelist/litmus/ and Sometimes for every
+# plant in its plants/. Skips when the base's tools/memory-model is not in the cache (make base) or
+# herd7 cannot be fetched into it.
+# Plant: a real test with its barrier removed (pcpu_freelist_set_hint() without smp_mb__after_atomic()).
+# Plant command: sed -i '/^P0/,/^}/{/smp_mb__after_atomic/d}' tools/testing/pcpu_freelist/litmus/SB+sethint+clearsummary.litmus
+# Plant: a plant's expected verdict swapped: moved among the tests, its Result line saying Never.
+# Plant command: cd tools/testing/pcpu_freelist/litmus && mv plants/MP+push+pop-noacquire.litmus . && sed -i 's/Result: Sometimes/Result: Never/' MP+push+pop-noacquire.litmus
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+ordering_claims_hold_in_lkmm() {
+	local out
+	[[ -f $BASE_DIR/tools/memory-model/linux-kernel.cfg ]] ||
+		skip "no tools/memory-model in $BASE_DIR: the $BASE base is not in the cache (make base)"
+	out=$("$S/litmus.sh" -f 2>&1) || skip "herd7 cannot be fetched: $(tail -n1 <<<"$out")"
+	"$S/litmus.sh"
+}
+
+run_test ordering_claims_hold_in_lkmm "$@"
