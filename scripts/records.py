@@ -24,13 +24,16 @@ meta.json (schema 1): kind, base, id, name, what (one line: what was measured), 
 command), clock (a list of: icount, wall-tcg, wall-kvm, native, none), machine, date (UTC,
 YYYY-MM-DDTHH:MM:SSZ), lab_commit (HEAD of the lab that measured), lab_dirty (its working tree had
 changes outside records/), series (the patches of patches/<base>/ that were measured: file,
-patch_id and message as scripts/lib.sh's patch_key computes them, and the paths each touches),
+patch_id and message as scripts/lib.sh's patch_key computes them, and the paths each touches; a
+lab-wide record has {base: its series} for every base),
 files (every data file, relative), and optionally status (the command's exit status), variants
 ({name: commit of the kernel tree or patch}), params (the tool's own settings), migrated_from
 (the files a one-time migration took it from) and note.
 """
 import argparse
 import datetime
+import functools
+import hashlib
 import json
 import os
 import re
@@ -63,8 +66,12 @@ DATE = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)Z")
 SHA = re.compile(r"[0-9a-f]{40}")
 REQUIRED = {"schema": int, "kind": str, "base": str, "id": str, "name": str, "what": str, "command": str,
             "clock": list, "machine": str, "date": str, "lab_commit": str, "lab_dirty": bool,
-            "series": list, "files": list}
+            "series": (list, dict), "files": list}
 OPTIONAL = {"status": int, "variants": dict, "params": dict, "migrated_from": list, "note": str}
+
+
+def kind_name(kind):
+    return " or ".join(k.__name__ for k in kind) if isinstance(kind, tuple) else kind.__name__
 
 
 class Error(Exception):
@@ -116,6 +123,11 @@ def series_keys(directory, repo=LAB_ROOT):
             paths = touched_paths(f.read())
         keys.append({"file": name, "patch_id": pid, "message": message, "paths": paths})
     return keys
+
+
+def series_of(meta, base):
+    """The series a record measured on base: its own, or that base's of a lab-wide record (all)."""
+    return meta["series"].get(base, []) if isinstance(meta["series"], dict) else meta["series"]
 
 
 def series_ids(series, prefixes, messages):
@@ -209,10 +221,10 @@ def check_record(path, lab_root=LAB_ROOT, bases=None, commits=None):
         if key not in meta:
             bad.append("%s: meta.json has no %s" % (where, key))
         elif not isinstance(meta[key], kind):
-            bad.append("%s: meta.json: %s is not a %s" % (where, key, kind.__name__))
+            bad.append("%s: meta.json: %s is not a %s" % (where, key, kind_name(kind)))
     for key, kind in OPTIONAL.items():
         if key in meta and not isinstance(meta[key], kind):
-            bad.append("%s: meta.json: %s is not a %s" % (where, key, kind.__name__))
+            bad.append("%s: meta.json: %s is not a %s" % (where, key, kind_name(kind)))
     unknown = set(meta) - set(REQUIRED) - set(OPTIONAL)
     if unknown:
         bad.append("%s: meta.json: unknown fields %s" % (where, ", ".join(sorted(unknown))))
@@ -246,12 +258,13 @@ def check_record(path, lab_root=LAB_ROOT, bases=None, commits=None):
         bad.append("%s: lab_commit %s is not a full commit id" % (where, meta["lab_commit"]))
     elif commits is not None and not commits(meta["lab_commit"]):
         bad.append("%s: lab_commit %s is not a commit of the lab" % (where, meta["lab_commit"]))
-    for s in meta["series"]:
+    if isinstance(meta["series"], dict) != (meta["base"] == ALL):
+        bad.append("%s: series is a list of patches (a base's record) or {base: list} (a lab-wide one, all)" % where)
+    lists = meta["series"].values() if isinstance(meta["series"], dict) else [meta["series"]]
+    for s in (s for one in lists for s in (one if isinstance(one, list) else [one])):
         if not isinstance(s, dict) or set(s) != {"file", "patch_id", "message", "paths"}:
             bad.append("%s: a series entry is not {file, patch_id, message, paths}: %s" % (where, s))
             break
-    if meta["base"] == ALL and meta["series"]:
-        bad.append("%s: a lab-wide record (all) measured no series" % where)
     have = sorted(os.path.relpath(os.path.join(d, f), path) for d, _, fs in os.walk(path) for f in fs)
     have.remove("meta.json") if "meta.json" in have else None
     if sorted(meta["files"]) != have:
@@ -281,6 +294,7 @@ def git(lab_root, *args):
     return p.stdout.strip()
 
 
+@functools.lru_cache(maxsize=1)
 def machine():
     """This machine in one line: host CPUs and model, kernel, QEMU."""
     model = ""
@@ -350,7 +364,8 @@ def write(kind, name, what, command, clocks, files, base=None, status=None, vari
         "command": command.strip(), "clock": clocks, "machine": machine(),
         "date": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "lab_commit": git(lab_root, "rev-parse", "HEAD"),
         "lab_dirty": bool(dirty),
-        "series": [] if base == ALL else series_keys(os.path.join(lab_root, "patches", base), lab_root),
+        "series": {b: series_keys(os.path.join(lab_root, "patches", b), lab_root) for b in bases} if base == ALL
+        else series_keys(os.path.join(lab_root, "patches", base), lab_root),
     }
     if status is not None:
         meta["status"] = int(status)

@@ -105,10 +105,12 @@ class WriteTest(Fixture):
         self.write()
         self.assertTrue(self.write().endswith("/20261205-102031-speed"))
 
-    def test_lab_wide_records_measure_no_series(self):
+    def test_lab_wide_records_measure_every_base_s_series(self):
         path = self.write(kind="ci", name="ci-warm", base="all",
                           files=[("summary.json", os.path.join(self.out, "run/base/x.json"))])
-        self.assertEqual(records.read_meta(path)["series"], [])
+        meta = records.read_meta(path)
+        self.assertEqual({b: len(s) for b, s in meta["series"].items()}, {"6.1": 0, "7.3": 2})
+        self.assertEqual(records.series_of(meta, "7.3"), records.series_of(records.read_meta(self.write()), "7.3"))
 
     def test_bad_input_leaves_nothing(self):
         cases = [
@@ -166,6 +168,7 @@ class CheckTest(Fixture):
         self.assertIn("unknown fields colour", problems({"colour": "red"}))
         self.assertIn("files plot.png trials.csv, meta.json lists trials.csv", problems(extra_file="plot.png"))
         self.assertIn("a series entry is not", problems({"series": [{"file": "x"}]}))
+        self.assertIn("series is a list of patches (a base's record) or {base: list}", problems({"series": {}}))
         self.assertIn("is not a commit of the lab", " ".join(records.check_record(
             path, self.lab, commits=lambda sha: False)))
         os.remove(os.path.join(path, "trials.csv"))
