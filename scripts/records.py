@@ -271,7 +271,8 @@ def check_record(path, lab_root=LAB_ROOT, bases=None, commits=None):
         bad.append("%s: files %s, meta.json lists %s" % (where, " ".join(have), " ".join(sorted(meta["files"]))))
     for need in KINDS.get(meta["kind"], ("", []))[1]:
         if not any(f == alt or f.startswith(alt + "/") for alt in need.split("|") for f in have):
-            bad.append("%s: a %s record holds %s" % (where, meta["kind"], need.replace("|", " or ")))
+            bad.append("%s: %s %s record holds %s" % (where, "an" if meta["kind"][0] in "aeiou" else "a",
+                                                      meta["kind"], need.replace("|", " or ")))
     if meta["kind"] == "evidence" and "status" not in meta:
         bad.append("%s: an evidence record has the command's exit status" % where)
     return bad
@@ -435,7 +436,7 @@ def find(root, spec, lab_root=LAB_ROOT):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="records.py", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="command", required=True)
+    sub = ap.add_subparsers(dest="verb", required=True)
     w = sub.add_parser("write", help="a new record of a tool's outputs (tools only)")
     w.add_argument("--kind", required=True, help="the tool: " + ", ".join(KINDS))
     w.add_argument("--base", help="the base measured (default: $BASE, else config/default-base; all: the lab)")
@@ -461,34 +462,34 @@ def main(argv=None):
     args = ap.parse_args(argv)
     root = records_root()
     try:
-        if args.command == "write":
+        if args.verb == "write":
             files = [(f.split("=", 1)[0], f.split("=", 1)[1]) if "=" in f else (os.path.basename(f.rstrip("/")), f)
                      for f in args.files]
             path = write(args.kind, args.name, args.what, args.command, args.clock, files, base=args.base,
                          status=args.status, variants=pairs(args.variant, "--variant"),
                          params=pairs(args.param, "--param"))
             print(os.path.relpath(path, LAB_ROOT) if path.startswith(LAB_ROOT + os.sep) else path)
-        elif args.command == "list":
+        elif args.verb == "list":
             for r in load(root, args.base, args.kind):
                 if args.base and r.base != args.base:
                     continue
                 print("%s/%s/%s  %s  %s  %s" % (r.base, r.kind, r.id, ",".join(r.meta["clock"]),
                                               r.meta["lab_commit"][:12], r.meta["what"]))
-        elif args.command == "show":
+        elif args.verb == "show":
             print(show(find(root, args.record)))
-        elif args.command == "latest":
+        elif args.verb == "latest":
             found = [r for r in load(root, args.base, args.kind, args.name) if r.base == args.base]
             if not found:
                 raise Error("no %s record of %s%s in %s" % (args.kind, args.base,
                                                             " named " + args.name if args.name else "", root))
             print(found[-1].path)
-        elif args.command == "check":
+        elif args.verb == "check":
             paths = [find(root, r).path for r in args.records] if args.records else record_dirs(root)
             bases, commits = lab_bases(), git_commits(LAB_ROOT)
             problems = [p for path in paths for p in check_record(path, LAB_ROOT, bases, commits)]
             for p in problems:
                 print(p)
-            print("%d records, %d problems" % (len(paths), len(problems)), file=sys.stderr)
+            print("%d records, %d problem(s)" % (len(paths), len(problems)), file=sys.stderr)
             return 1 if problems else 0
         return 0
     except Error as e:

@@ -282,7 +282,10 @@ def allowed(suite, name, allow):
     return False
 
 
-def diff(base_dir, series_dir, allow=""):
+def compare(base_dir, series_dir, allow=""):
+    """What the series changes against the base: (broken, fixed, unlisted, suites), the lines of
+    the tests that pass (or skip) on the base and not on the series, of those that fail on the base
+    and pass on the series, of the base's failures, and the suites both ran."""
     base, series = load(base_dir), load(series_dir)
     allow = [a for a in allow.split(",") if a]
     for suite, d in base.items():
@@ -304,13 +307,17 @@ def diff(base_dir, series_dir, allow=""):
         for x in d.get("splats", []):
             if (x["test"], x["splat"]) not in known:
                 broken.append(f"{suite}: {x['test']}: kernel splat not seen on the base: {x['splat']}")
+    return broken, fixed, unlisted, sorted(set(base) & set(series))
+
+
+def diff(base_dir, series_dir, allow=""):
+    broken, fixed, unlisted, common = compare(base_dir, series_dir, allow)
     for line in fixed:
         print(f"note: fails on the base, passes on the series: {line}")
     for line in broken:
         print(f"REGRESSION: {line}")
     for line in unlisted:
         print(f"base failure not in the DENYLIST: {line}")
-    common = sorted(set(base) & set(series))
     print(f"{len(broken)} tests pass on the base and not on the series ({', '.join(common)})")
     if unlisted:
         print(f"{len(unlisted)} base failures are not in the base's DENYLIST (name each, with its reason)")

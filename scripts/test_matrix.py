@@ -1,17 +1,23 @@
 #!/usr/bin/python3
-"""Unit tests of matrix.py (make matrix): the extractors, staleness by patch-id, the table and the
-README check, on temporary git repositories."""
+"""Unit tests of matrix.py (make matrix): the extractors on records, the choice of a record,
+staleness by the patch-ids a record measured, the table and the README check, on scratch labs."""
 import contextlib
+import datetime
 import io
+import json
 import os
+import shutil
 import subprocess
 import tempfile
 import unittest
 
 import matrix
+import records
 
 ENV = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
-           GIT_COMMITTER_EMAIL="t@t", GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
+           GIT_COMMITTER_EMAIL="t@t", GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1",
+           GIT_AUTHOR_DATE="2026-12-01T00:00:00Z", GIT_COMMITTER_DATE="2026-12-01T00:00:00Z")
+T0 = datetime.datetime(2026, 12, 5, 10, 0, 0, tzinfo=datetime.timezone.utc)
 
 
 def git(root, *args):
@@ -55,13 +61,12 @@ class Kernel:
 
 
 CONFIG = """\
-series-before 6.1 patches
 row gate *,+messages the series applies
-\t*\tresults/evidence/{base}/gate.log evidence tests/series/applies.sh || timings.md ci_run series/applies
+\t*\tevidence:gate evidence tests/series/applies.sh || ci ci_run series/applies
 row speed kernel/ the speed-up
-\t6.1\tresults/icount/trials.csv mean_ratio icount full 64
+\t6.1\tcompare mean_ratio icount full 64
 row bench tools/ the bench output
-\t6.1\tresults/bench.log native_ratio exhausted:64
+\t6.1\tmt native_ratio exhausted:64
 """
 
 TRIALS = """\
@@ -74,31 +79,41 @@ icount,base,1,2,hashmap,full,2.7,M/s
 wall,series,1,64,hashmap,full,9.9,M/s
 """
 
-MT = """\
-ns per op, median of 10 interleaved repetitions of 200 ms [min-max]; x = median / median of base
-case (workload:possible:nodes)                          base            freelist-no-skip                      series
-own-full:64                                    6.7 [6.7-7.0]         6.7 [6.6-7.0] x1.00         6.1 [6.1-6.2] x0.91
-exhausted:64                             256.1 [255.9-256.9]4441.0 [2583.7-7668.7] x17.34         5.5 [5.5-5.6] x0.02
-exhausted:256                         1063.3 [1059.1-1071.3]21741.6 [13531.8-30095.2] x20.451063.5 [1059.2-1094.7] x1.00
-"""
+MT = {"reps": 3, "versions": ["base", "series"], "medians": {"exhausted:64/base": 256.1, "exhausted:64/series": 5.5,
+                                                             "exhausted:256/base": 1063.3}}
 
 
 class Lab:
-    """A scratch lab: config/<base>/base.conf, config/matrix, a README with the markers, results."""
+    """A scratch lab: config/<base>/base.conf, config/matrix, a README with the markers, records."""
 
     def __init__(self, root, bases=("6.1", "6.12")):
         self.root = root
+        self.data = os.path.join(root, "..", "data")
+        os.makedirs(self.data, exist_ok=True)
         git(root, "init", "-q")
         for b in bases:
             write(root, "config/%s/base.conf" % b, "BASE_PACKAGE=linux-source-%s\n" % b)
+        write(root, "config/default-base", "6.1\n")
         write(root, "config/matrix", CONFIG)
         write(root, "README.md", "# lab\n\nintro\n\n%s\n%s\ntail\n" % (matrix.START, matrix.END))
+        self.when = T0
         self.commit("lab")
 
     def commit(self, message):
         git(self.root, "add", "-A")
         git(self.root, "commit", "-q", "-m", message)
         return git(self.root, "rev-parse", "HEAD")
+
+    def record(self, kind, name, files, base="6.1", **kw):
+        """A record as a tool writes it: files {name: text or dict (JSON)}; a minute after the last."""
+        paths = []
+        for fname, content in files.items():
+            path = os.path.join(self.data, "%s-%s" % (self.when.strftime("%H%M%S"), fname.replace("/", "-")))
+            write(self.data, os.path.basename(path), json.dumps(content) if isinstance(content, dict) else content)
+            paths.append((fname, path))
+        self.when += datetime.timedelta(minutes=1)
+        return records.write(kind, name, kw.pop("what", "a measurement"), kw.pop("command", "a command"),
+                             kw.pop("clock", "icount"), paths, base=base, lab_root=self.root, now=self.when, **kw)
 
     def matrix(self):
         return matrix.Matrix(self.root)
@@ -121,6 +136,17 @@ class Fixture(unittest.TestCase):
         self.kernel.commit("kernel/bpf/freelist.c", "return 0;", "return 1;", "bpf: pop faster")
         self.kernel.commit("tools/bench.c", "return 0;", "return 2;", "selftests/bpf: bench it")
         self.kernel.series(self.lab.root, "patches/6.1")
+        self.lab.commit("series")
+
+    def ctx(self, base):
+        return matrix.Context(self.lab.root, base)
+
+    def record(self, kind, name, files, **kw):
+        return records.Record(*(lambda p: (p, records.read_meta(p)))(self.lab.record(kind, name, files, **kw)))
+
+    def cells(self, base="6.1"):
+        m = self.lab.matrix()
+        return {r.id: m.cell(r, base) for r in m.rows}
 
     def row(self, ident):
         m = self.lab.matrix()
@@ -128,64 +154,25 @@ class Fixture(unittest.TestCase):
 
 
 class ExtractorTest(Fixture):
-    def ctx(self, base="6.1"):
-        return matrix.Context(matrix.Repo(self.lab.root), base)
-
     def test_mean_ratio(self):
-        write(self.lab.root, "t.csv", TRIALS)
-        v = matrix.ex_mean_ratio(self.ctx(), "t.csv", "icount full 64")
-        self.assertEqual(v.text, "×8.35")    # 2.930 / 0.351 = 8.347
-        with self.assertRaisesRegex(matrix.Error, "no icount trials of full at 255"):
-            matrix.ex_mean_ratio(self.ctx(), "t.csv", "icount full 255")
+        r = self.record("compare", "speed", {"trials.csv": TRIALS})
+        self.assertEqual(matrix.ex_mean_ratio(r, "icount full 64", self.ctx("6.1")).text, "×8.35")    # 2.930 / 0.351
+        with self.assertRaises(matrix.Missing):    # no series at 2, no trials at 255
+            matrix.ex_mean_ratio(r, "icount full 2", self.ctx("6.1"))
         with self.assertRaises(matrix.Missing):
-            matrix.ex_mean_ratio(self.ctx(), "absent.csv", "icount full 64")
+            matrix.ex_mean_ratio(r, "icount full 255", self.ctx("6.1"))
+        with self.assertRaisesRegex(matrix.Error, "mean_ratio needs CLOCK BENCHMARK POSSIBLE"):
+            matrix.ex_mean_ratio(r, "icount full", self.ctx("6.1"))
 
-    def test_native_ratio_reads_glued_columns(self):
-        write(self.lab.root, "mt.log", MT)
-        self.assertEqual(matrix.ex_native_ratio(self.ctx(), "mt.log", "exhausted:64").text, "×0.021")
-        self.assertEqual(matrix.ex_native_ratio(self.ctx(), "mt.log", "exhausted:256").text, "×1.00")
-        with self.assertRaisesRegex(matrix.Error, "no run.sh mt table with a row storm:0:64"):
-            matrix.ex_native_ratio(self.ctx(), "mt.log", "storm:0:64")
-
-    def test_native_ratio_after_an_anchor(self):
-        other = MT.replace("5.5 [5.5-5.6]", "9.9 [9.9-9.9]")
-        write(self.lab.root, "r.md", "# v3\n\n" + MT + "\n## The patch as posted\n\n" + other)
-        self.assertEqual(matrix.ex_native_ratio(self.ctx(), "r.md", "exhausted:64").text, "×0.021")
-        self.assertEqual(matrix.ex_native_ratio(self.ctx(), "r.md", "exhausted:64 ## The patch as posted").text,
-                         "×0.039")
-        with self.assertRaisesRegex(matrix.Error, "no line with 'nowhere'"):
-            matrix.ex_native_ratio(self.ctx(), "r.md", "exhausted:64 nowhere")
-
-    HTAB = """\
-# htab-mem
-
-## Measured
-
-| use case | BPF allocator | preallocated | unexpected outcomes |
-|---|---|---|---|
-| overwrite | 9.53 ± 2.28, 0.39 / 0.39 | 17.89 ± 0.65, 0.63 / 0.63 | 0, 0 |
-| batch_add_batch_del | 6.62 ± 2.32, 22.60 ± 10.64 / 42.64 | 18.09 ± 4.65, 0.63 / 0.63 | 0, 0 |
-| add_del_on_diff_cpu | **0.59** ± 0.38, 0.76 ± 0.63 / 2.14 | **1.77** ± 1.39, 0.63 / 0.63 | 0, 0 |
-
-Expected preallocated size: 0.63 MiB (8194 elements of 64 bytes)
-
-## Against the original posting
-
-| overwrite | 126.59, 2.26 / 2.74 | 191.42, 1.24 / 1.49 | 11.24, 82.64 / 119.18 |
-"""
-
-    def test_htab_mem(self):
-        write(self.lab.root, "h.md", self.HTAB)
-        self.assertEqual(matrix.ex_htab_mem(self.ctx(), "h.md", "").text,
-                         "✓ (1 rounds, preallocated 0.63 MiB as expected)")
-        write(self.lab.root, "h.md", self.HTAB.replace("**1.77** ± 1.39, 0.63", "**1.77** ± 1.39, 0.74")
-              .replace("| 6.62 ±", "| 0.10 ±"))
-        self.assertEqual(matrix.ex_htab_mem(self.ctx(), "h.md", "").text,
-                         "✗ (round 1: add_del_on_diff_cpu not the slowest; "
-                         "round 1: add_del_on_diff_cpu preallocated memory 0.74 MiB)")
-        write(self.lab.root, "h.md", "# htab-mem\n")
-        with self.assertRaisesRegex(matrix.Error, "no measured htab-mem table"):
-            matrix.ex_htab_mem(self.ctx(), "h.md", "")
+    def test_native_ratio_from_the_table_or_every_repetition(self):
+        r = self.record("mt", "series", {"summary.json": MT}, clock="native")
+        self.assertEqual(matrix.ex_native_ratio(r, "exhausted:64", self.ctx("6.1")).text, "×0.021")
+        with self.assertRaises(matrix.Missing):    # no series there
+            matrix.ex_native_ratio(r, "exhausted:256", self.ctx("6.1"))
+        reps = {"reps": 3, "ms": 200, "versions": ["base", "series"],
+                "ns": {"exhausted:64/base": [250.0, 256.1, 300.0], "exhausted:64/series": [9.0, 5.5, 5.0]}}
+        r = self.record("mt", "series", {"results.json": reps, "mt.log": "log\n"}, clock="native")
+        self.assertEqual(matrix.ex_native_ratio(r, "exhausted:64", self.ctx("6.1")).text, "×0.021")
 
     VS = ("6.1 series (...)\n"
           "use case             flavour       barrier k/s    MiB   x upstream     turn k/s    MiB   x upstream"
@@ -196,111 +183,133 @@ Expected preallocated size: 0.63 MiB (8194 elements of 64 bytes)
           "           1.05   1.20\n")
 
     def test_htab_mem_vs_upstream(self):
-        write(self.lab.root, "t.txt", self.VS)
-        self.assertEqual(matrix.ex_htab_mem_vs_upstream(self.ctx(), "t.txt", "").text,
+        r = self.record("htab-mem", "vs", {"table.txt": self.VS, "runs.log": "runs\n"}, clock="wall-tcg")
+        self.assertEqual(matrix.ex_htab_mem_vs_upstream(r, "", self.ctx("6.1")).text,
                          "✗ 1 of 2 not significantly different from upstream's (barrier: x0.95 x1.95)")
-        self.assertEqual(matrix.ex_htab_mem_vs_upstream(self.ctx(), "t.txt", "turn").text,
+        self.assertEqual(matrix.ex_htab_mem_vs_upstream(r, "turn", self.ctx("6.1")).text,
                          "✗ 1 of 2 not significantly different from upstream's (turn: x1.14 x2.38)")
-        write(self.lab.root, "t.txt", self.VS.replace("x1.95 ", "x1.95~"))
-        self.assertEqual(matrix.ex_htab_mem_vs_upstream(self.ctx(), "t.txt", "barrier").text,
-                         "✓ 2 of 2 not significantly different from upstream's (barrier: x0.95 x1.95)")
         with self.assertRaisesRegex(matrix.Error, "no column 'spin'"):
-            matrix.ex_htab_mem_vs_upstream(self.ctx(), "t.txt", "spin")
-        write(self.lab.root, "t.txt", "nothing\n")
-        with self.assertRaisesRegex(matrix.Error, "no table of scripts/compare/htab-mem.sh"):
-            matrix.ex_htab_mem_vs_upstream(self.ctx(), "t.txt", "")
+            matrix.ex_htab_mem_vs_upstream(r, "spin", self.ctx("6.1"))
+        r = self.record("htab-mem", "vs", {"table.txt": self.VS.replace("x1.95 ", "x1.95~"), "runs.log": "r\n"},
+                        clock="wall-tcg")
+        self.assertEqual(matrix.ex_htab_mem_vs_upstream(r, "barrier", self.ctx("6.1")).text,
+                         "✓ 2 of 2 not significantly different from upstream's (barrier: x0.95 x1.95)")
+
+    @staticmethod
+    def suite(name, results):
+        return {"suite": name, "wall": 60, "tests": [{"name": n, "result": r} for n, r in results.items()]}
+
+    def regress_record(self, series_result, allow=""):
+        files = {"base/test_progs.json": self.suite("test_progs", {"a": "OK", "b": "OK", "c": "FAIL"}),
+                 "series/test_progs.json": self.suite("test_progs", {"a": "OK", "b": series_result, "c": "OK"}),
+                 "base/test_verifier.json": self.suite("test_verifier", {"test_verifier": "OK"}),
+                 "series/test_verifier.json": self.suite("test_verifier", {"test_verifier": "OK"})}
+        return self.record("regress", "regress", files, clock="none", params={"allow": allow})
 
     def test_regress(self):
-        summary = "Command: `BASE=6.1 scripts/regress.sh -R`\n\n```\n%s tests pass on the base and not on " \
-                  "the series (test_maps, test_progs, test_verifier)\n```\n"
-        write(self.lab.root, "s.md", summary % 0)
-        self.assertEqual(matrix.ex_regress(self.ctx(), "s.md", "test_progs,test_verifier whole").text, "✓ (0 new)")
-        write(self.lab.root, "s.md", summary % 2)
-        self.assertEqual(matrix.ex_regress(self.ctx(), "s.md", "test_progs").text, "✗ (2 new)")
-        with self.assertRaisesRegex(matrix.Error, "its run has no test_progs-no_alu32"):
-            matrix.ex_regress(self.ctx(), "s.md", "test_progs,test_progs-no_alu32")
-        write(self.lab.root, "s.md", (summary % 0).replace("-R`", "-a htab_update test_progs`"))
-        with self.assertRaisesRegex(matrix.Error, "a run of selected tests"):
-            matrix.ex_regress(self.ctx(), "s.md", "test_progs whole")
-        self.assertEqual(matrix.ex_regress(self.ctx(), "s.md", "test_progs").text, "✓ (0 new)")
+        r = self.regress_record("OK")
+        self.assertEqual(matrix.ex_regress(r, "test_progs,test_verifier whole", self.ctx("6.1")).text, "✓ (0 new)")
+        with self.assertRaises(matrix.Missing):    # the run has no test_maps
+            matrix.ex_regress(r, "test_progs,test_maps", self.ctx("6.1"))
+        r = self.regress_record("FAIL")
+        self.assertEqual(matrix.ex_regress(r, "test_progs", self.ctx("6.1")).text, "✗ (1 new)")
+        r = self.regress_record("OK", allow="a,b")
+        with self.assertRaises(matrix.Missing):    # a run of selected tests is not a whole run
+            matrix.ex_regress(r, "test_progs whole", self.ctx("6.1"))
+        self.assertEqual(matrix.ex_regress(r, "test_progs", self.ctx("6.1")).text, "✓ (0 new)")
 
     def test_evidence(self):
-        head = self.lab.commit("more")
-        record = "# record-evidence: gate\n# command: BASE=6.1 x\n# date: d\n# lab commit: %s\nok\n" % head
-        write(self.lab.root, "e.log", record + "# exit status: 0\n")
-        v = matrix.ex_evidence(self.ctx(), "e.log", "")
-        self.assertEqual((v.text, v.commit), ("✓", head))
-        write(self.lab.root, "e.log", record + "# exit status: 1\n")
-        self.assertEqual(matrix.ex_evidence(self.ctx(), "e.log", "").text, "✗ (exit 1)")
-        write(self.lab.root, "e.log", record)
-        with self.assertRaisesRegex(matrix.Error, "its recording did not finish"):
-            matrix.ex_evidence(self.ctx(), "e.log", "")
-        write(self.lab.root, "e.log", record.replace(head, "0" * 40) + "# exit status: 0\n")
-        with self.assertRaisesRegex(matrix.Error, "0{40}: not a commit of this repository"):
-            matrix.ex_evidence(self.ctx(), "e.log", "")
+        r = self.record("evidence", "gate", {"output.log": "ok\n"}, clock="none", status=0)
+        self.assertEqual(matrix.ex_evidence(r, "", self.ctx("6.1")).text, "✓")
+        r = self.record("evidence", "gate", {"output.log": "not ok\n"}, clock="none", status=1)
+        self.assertEqual(matrix.ex_evidence(r, "", self.ctx("6.1")).text, "✗ (exit 1)")
 
-    def test_ci_run_takes_the_newest_run_of_the_test_not_slow(self):
-        write(self.lab.root, "config/6.1/tests", "series/tree\nseries/applies\nseries/gates\n")
-        first = self.lab.commit("gates in make check")
-        write(self.lab.root, "config/6.1/tests", "series/tree\nseries/applies\nslow series/gates  # LTS\n")
-        second = self.lab.commit("gates slow")
-        write(self.lab.root, "timings.md", "| step | time |\n|---|---|\n"
-              "| `bash .ci/run`, commit %s | 10 passed, 0 failed |\n"
-              "| the same, warm, at commit %s | 9 passed, 0 failed |\n"
-              "| `bash .ci/run`, commit %s | 3 passed, 1 failed |\n" % (first[:7], second[:7], second[:7]))
-        self.assertEqual(matrix.ex_ci_run(self.ctx(), "timings.md", "series/applies").commit, second)
-        self.assertEqual(matrix.ex_ci_run(self.ctx(), "timings.md", "series/gates").commit, first)
-        self.assertEqual(matrix.ex_ci_run(self.ctx(), "timings.md", "series/x|series/gates series/tree").commit,
-                         first)
+    def test_ci_run_with_its_results_or_the_list_at_its_commit(self):
+        r = self.record("ci", "ci-warm", {"summary.json": {"passed": 3, "failed": 0, "tests": {
+            "6.1/series/applies": "ok", "6.1/series/gates": "not ok", "6.12/series/mbox": "ok"}}},
+            base="all", clock="wall-tcg")
+        self.assertEqual(matrix.ex_ci_run(r, "series/applies", self.ctx("6.1")).text, "✓")
+        self.assertEqual(matrix.ex_ci_run(r, "series/x|series/applies", self.ctx("6.1")).text, "✓")
+        for tests, base in (("series/gates", "6.1"), ("series/mbox", "6.1"), ("series/applies", "6.12")):
+            with self.assertRaises(matrix.Missing):
+                matrix.ex_ci_run(r, tests, self.ctx(base))
+        r = self.record("ci", "ci-warm", {"summary.json": {"passed": 3, "failed": 1}}, base="all", clock="wall-tcg")
         with self.assertRaises(matrix.Missing):
-            matrix.ex_ci_run(self.ctx(), "timings.md", "series/mbox")
-        with self.assertRaises(matrix.Missing):    # 6.12 has no list at those commits
-            matrix.ex_ci_run(self.ctx("6.12"), "timings.md", "series/applies")
+            matrix.ex_ci_run(r, "series/applies", self.ctx("6.1"))
+        write(self.lab.root, "config/6.1/tests", "series/tree\nseries/applies\nslow series/gates  # LTS\n")
+        self.lab.commit("the list")
+        r = self.record("ci", "ci-cold", {"summary.json": {"passed": 9, "failed": 0}}, base="all", clock="wall-tcg")
+        self.assertEqual(matrix.ex_ci_run(r, "series/applies", self.ctx("6.1")).text, "✓")
+        with self.assertRaises(matrix.Missing):    # marked slow at that commit: not in make check
+            matrix.ex_ci_run(r, "series/gates", self.ctx("6.1"))
+        with self.assertRaises(matrix.Missing):    # 6.12 had no list then
+            matrix.ex_ci_run(r, "series/applies", self.ctx("6.12"))
 
     def test_splats_as_check_debug_counts_them(self):
         write(self.lab.root, "config/6.1/known-splats", "BUG: KCSAN: data-race in a / b\t# the base's\n")
         log = ("[    1.0] BUG: KCSAN: data-race in a / b\n--- dmesg splats ---\n"
                "5:[    1.0] BUG: KCSAN: data-race in a / b\n--- end ---\n")
-        write(self.lab.root, "d.log", log)
-        self.assertEqual(matrix.ex_splats(self.ctx(), "d.log", "").text, "✓ (0 unknown, 1 known)")
-        write(self.lab.root, "d.log", log + "[    2.0] WARNING: possible circular locking dependency detected\n")
-        self.assertEqual(matrix.ex_splats(self.ctx(), "d.log", "").text, "✗ (1 unknown of 2)")
+        r = self.record("check-debug", "check-debug", {"console.log": log}, clock="none")
+        self.assertEqual(matrix.ex_splats(r, "", self.ctx("6.1")).text, "✓ (0 unknown, 1 known)")
+        r = self.record("check-debug", "check-debug",
+                        {"console.log": log + "[    2.0] WARNING: possible circular locking dependency detected\n"},
+                        clock="none")
+        self.assertEqual(matrix.ex_splats(r, "", self.ctx("6.1")).text, "✗ (1 unknown of 2)")
 
 
-class StalenessTest(Fixture):
+class CellTest(Fixture):
     def measure(self):
-        write(self.lab.root, "results/icount/trials.csv", TRIALS)
-        write(self.lab.root, "results/bench.log", MT)
-        return self.lab.commit("results")
-
-    def cells(self):
-        m = self.lab.matrix()
-        return {r.id: m.cell(r, "6.1") for r in m.rows}
-
-    def test_not_measured_gives_its_reason(self):
-        m, row = self.row("speed")
-        row.sources["6.1"] = [("results/why.md", "not_measured", "no boot at 255")]
-        with self.assertRaisesRegex(matrix.Error, "results/why.md, the file that gives the reason, does not exist"):
-            m.cell(row, "6.1")
-        write(self.lab.root, "results/why.md", "the guest does not boot\n")
-        self.lab.commit("why")
-        self.assertEqual(m.cell(row, "6.1"), "not measured: no boot at 255, [results/why.md](results/why.md)")
+        self.lab.record("compare", "speed", {"trials.csv": TRIALS})
+        self.lab.record("mt", "series", {"summary.json": MT}, clock="native")
+        return git(self.lab.root, "rev-parse", "HEAD")
 
     def test_fresh(self):
         at = self.measure()
         cells = self.cells()
-        self.assertEqual(cells["speed"], "×8.35, %s, [results/icount/trials.csv](results/icount/trials.csv)" % at[:12])
+        self.assertEqual(cells["speed"], "×8.35, %s, [compare/20261205-100100-speed](records/6.1/compare/"
+                                         "20261205-100100-speed/)" % at[:12])
         self.assertTrue(cells["bench"].startswith("×0.021, %s, " % at[:12]))
         self.assertEqual(cells["gate"], matrix.NOT_MEASURED)
 
+    def test_the_newest_record_that_holds_the_evidence(self):
+        self.lab.record("compare", "speed", {"trials.csv": TRIALS})
+        self.lab.record("compare", "faster", {"trials.csv": TRIALS.replace("2.960", "3.960")})
+        self.assertTrue(self.cells()["speed"].startswith("×9.77, "))
+        self.lab.record("compare", "other", {"trials.csv": TRIALS.replace(",64,", ",16,")})
+        self.assertIn("compare/20261205-100200-faster", self.cells()["speed"])
+        _, row = self.row("speed")
+        self.assertEqual(row.sources["6.1"][0].name, "")
+        m = self.lab.matrix()
+        m.rows[1].sources["6.1"][0].name = "speed"
+        self.assertTrue(m.cell(m.rows[1], "6.1").startswith("×8.35, "))
+
+    def test_a_lab_wide_record_serves_every_base(self):
+        at = git(self.lab.root, "rev-parse", "HEAD")
+        self.lab.record("ci", "ci-warm", {"summary.json": {"passed": 2, "failed": 0, "tests": {
+            "6.1/series/applies": "ok", "6.12/series/applies": "ok"}}}, base="all", clock="wall-tcg")
+        self.assertTrue(self.cells("6.1")["gate"].startswith("✓, %s, [ci/" % at[:12]))
+        self.assertTrue(self.cells("6.12")["gate"].startswith("✓, %s, [ci/" % at[:12]))
+        self.lab.record("evidence", "gate", {"output.log": "ok\n"}, clock="none", status=0)
+        self.assertIn("[evidence/", self.cells("6.1")["gate"])
+        self.assertIn("[ci/", self.cells("6.12")["gate"])
+
+    def test_not_measured_gives_its_reason_and_never_reads_its_page(self):
+        m, row = self.row("speed")
+        row.sources["6.1"] = [matrix.Source("Documentation/why.md", "not_measured", "no boot at 255")]
+        with self.assertRaisesRegex(matrix.Error, "Documentation/why.md, the page that says more, does not exist"):
+            m.cell(row, "6.1")
+        write(self.lab.root, "Documentation/why.md", "the guest does not boot\n")
+        cell = m.cell(row, "6.1")
+        self.assertEqual(cell, "not measured: no boot at 255, [why.md](Documentation/why.md)")
+        write(self.lab.root, "Documentation/why.md", "reworded: it hangs in early boot\n")
+        self.assertEqual(m.cell(row, "6.1"), cell)
+
     def test_reworded_patch_is_stale_only_for_rows_on_messages(self):
         at = self.measure()
-        write(self.lab.root, "results/evidence/6.1/gate.log", "# lab commit: %s\n# exit status: 0\n" % at)
-        self.lab.commit("the record")
+        self.lab.record("evidence", "gate", {"output.log": "ok\n"}, clock="none", status=0)
         self.assertTrue(self.cells()["gate"].startswith("✓, %s" % at[:12]))
         git(self.kernel.root, "rebase", "-q", "-x", "git commit -q --amend -m reworded", "base")
         self.kernel.series(self.lab.root, "patches/6.1")
-        self.lab.commit("series reworded")
         self.assertTrue(self.cells()["speed"].startswith("×8.35, %s" % at[:12]))
         self.assertTrue(self.cells()["gate"].startswith("stale, %s" % at[:12]))
 
@@ -308,10 +317,9 @@ class StalenessTest(Fixture):
         at = self.measure()
         self.kernel.commit("tools/bench.c", "return 2;", "return 3;", "selftests/bpf: bench it again")
         self.kernel.series(self.lab.root, "patches/6.1")
-        self.lab.commit("a tools patch")
         cells = self.cells()
         self.assertTrue(cells["speed"].startswith("×8.35, "), cells["speed"])    # kernel/ only
-        self.assertEqual(cells["bench"], "stale, %s, [results/bench.log](results/bench.log)" % at[:12])
+        self.assertTrue(cells["bench"].startswith("stale, %s, [mt/" % at[:12]))
 
     def test_split_patch_is_stale(self):
         self.measure()
@@ -320,64 +328,26 @@ class StalenessTest(Fixture):
         self.kernel.commit("kernel/bpf/freelist.c", "\treturn 0 +", "\treturn 1;", "bpf: pop, part 2")
         self.kernel.commit("tools/bench.c", "return 0;", "return 2;", "selftests/bpf: bench it")
         self.kernel.series(self.lab.root, "patches/6.1")
-        self.lab.commit("freelist patch split")
         self.assertTrue(self.cells()["speed"].startswith("stale, "))
 
-    def test_uncommitted_patch_change_is_stale(self):
-        self.measure()
-        path = os.path.join(self.lab.root, "patches/6.1")
-        patch = next(f for f in sorted(os.listdir(path)) if f.startswith("0001-"))
-        with open(os.path.join(path, patch)) as f:
-            text = f.read()
-        write(path, patch, text.replace("+\treturn 1;", "+\treturn 7;"))
-        self.assertTrue(self.cells()["speed"].startswith("stale, "))
-
-    def test_series_before_its_directory(self):
-        os.rename(os.path.join(self.lab.root, "patches/6.1"), os.path.join(self.lab.root, "p"))
-        for f in os.listdir(os.path.join(self.lab.root, "p")):
-            os.rename(os.path.join(self.lab.root, "p", f), os.path.join(self.lab.root, "patches", f))
-        os.rmdir(os.path.join(self.lab.root, "p"))
+    def test_a_record_carries_its_series_whatever_git_says(self):
         at = self.measure()
-        self.kernel.series(self.lab.root, "patches/6.1")
-        for f in os.listdir(os.path.join(self.lab.root, "patches")):
-            if f.endswith(".patch"):
-                os.remove(os.path.join(self.lab.root, "patches", f))
-        self.lab.commit("patches/6.1/")
+        shutil.rmtree(os.path.join(self.lab.root, ".git"))    # no history needed
         self.assertTrue(self.cells()["speed"].startswith("×8.35, %s" % at[:12]))
 
-    def test_evidence_names_its_commit(self):
-        head = self.lab.commit("before the record")
-        write(self.lab.root, "results/evidence/6.1/gate.log",
-              "# lab commit: %s\n# exit status: 0\n" % head)
-        self.lab.commit("the record")
-        self.assertEqual(self.cells()["gate"],
-                         "✓, %s, [results/evidence/6.1/gate.log](results/evidence/6.1/gate.log)" % head[:12])
-
-    def test_results_file_names_its_commit(self):
-        measured = self.lab.commit("before the run")
-        write(self.lab.root, "results/bench.log", "Measured at lab commit %s.\n%s" % (measured[:7], MT))
-        self.lab.commit("the run")
-        write(self.lab.root, "results/bench.log", "Measured at lab commit %s.\n%sprose\n" % (measured[:7], MT))
-        self.lab.commit("a prose edit")
-        self.assertEqual(self.cells()["bench"],
-                         "×0.021, %s, [results/bench.log](results/bench.log)" % measured[:12])
-        write(self.lab.root, "results/bench.log", "Measured at lab commit 0123456.\n" + MT)
-        self.lab.commit("a commit that is not there")
-        with self.assertRaisesRegex(matrix.Error, "no such commit"):
-            self.cells()
-
-    def test_uncommitted_results(self):
-        self.measure()
-        write(self.lab.root, "results/icount/trials.csv", TRIALS + "icount,base,3,64,hashmap,full,0.351,M/s\n")
-        self.assertEqual(self.cells()["speed"].split(", ")[:2], ["×8.35", "uncommitted"])
+    def test_a_changed_record_changes_its_cell(self):
+        path = self.lab.record("compare", "speed", {"trials.csv": TRIALS})
+        before = self.cells()["speed"]
+        write(path, "trials.csv", TRIALS.replace("2.960", "3.960"))
+        self.assertNotEqual(self.cells()["speed"], before)
+        self.assertTrue(self.cells()["speed"].startswith("×9.77, "))
 
 
 class ReadmeTest(Fixture):
     def setUp(self):
         super().setUp()
-        write(self.lab.root, "results/icount/trials.csv", TRIALS)
-        write(self.lab.root, "results/bench.log", MT)
-        self.lab.commit("results")
+        self.lab.record("compare", "speed", {"trials.csv": TRIALS})
+        self.lab.record("mt", "series", {"summary.json": MT}, clock="native")
 
     def test_write_then_check(self):
         self.assertEqual(self.lab.run("--check")[0], 1)
@@ -400,7 +370,7 @@ class ReadmeTest(Fixture):
         write(self.lab.root, "README.md", text.replace("×8.35", "×9.35"))
         rc, out, _ = self.lab.run("--check")
         self.assertEqual(rc, 1)
-        self.assertEqual(out.splitlines(), ["README.md: 2. the speed-up, 6.1: the table says '%s', the files "
+        self.assertEqual(out.splitlines(), ["README.md: 2. the speed-up, 6.1: the table says '%s', the records "
                                             "give '%s'" % (cell.replace("×8.35", "×9.35"), cell)])
         write(self.lab.root, "README.md", text)
         self.kernel.commit("kernel/bpf/freelist.c", "return 1;", "return 5;", "bpf: pop faster still")
@@ -408,7 +378,7 @@ class ReadmeTest(Fixture):
         rc, out, _ = self.lab.run("--check")
         self.assertEqual(rc, 1)
         self.assertRegex(out, r"^README.md: 2. the speed-up, 6.1: the table says '×8.35, \w+, .*', "
-                              r"the files give 'stale, \w+, .*'\n$")
+                              r"the records give 'stale, \w+, .*'\n$")
 
     def test_missing_markers(self):
         write(self.lab.root, "README.md", "# lab\n")
@@ -418,7 +388,7 @@ class ReadmeTest(Fixture):
 
     def test_recorder(self):
         rc, out, _ = self.lab.run("--recorder", "gate", "6.12")
-        self.assertEqual((rc, out), (0, "results/evidence/6.12/gate.log\ttests/series/applies.sh\n"))
+        self.assertEqual((rc, out), (0, "tests/series/applies.sh\n"))
         rc, _, err = self.lab.run("--recorder", "speed", "6.1")
         self.assertEqual((rc, err), (1, "error: row speed has no evidence record for 6.1 (config/matrix)\n"))
 
@@ -426,35 +396,33 @@ class ReadmeTest(Fixture):
 class ConfigTest(unittest.TestCase):
     def test_errors(self):
         cases = [
-            ("row a * x\n\t5.4\tf evidence c\n", "config/matrix:2: 5.4 is not a base"),
-            ("row a * x\n\t6.1\tf guess c\n", "config/matrix:2: no extractor guess"),
+            ("row a * x\n\t5.4\tevidence:a evidence c\n", "config/matrix:2: 5.4 is not a base"),
+            ("row a * x\n\t6.1\tevidence guess c\n", "config/matrix:2: no extractor guess"),
+            ("row a * x\n\t6.1\tDocumentation/results/x.csv mean_ratio c\n",
+             "config/matrix:2: Documentation/results/x.csv is not a kind of record"),
+            ("row a * x\n\t6.1\tcompare native_ratio c\n", "config/matrix:2: native_ratio reads mt records, not compare"),
+            ("row a * x\n\t6.1\tREADME.md not_measured c\n", "config/matrix:2: not_measured names the page"),
+            ("row a * x\n\t6.1\tDocumentation/x.md not_measured\n", "config/matrix:2: not_measured Documentation/x.md: "
+                                                                   "no reason given"),
             ("row a * x\nrow a * y\n", "config/matrix:2: row a defined twice"),
-            ("\t6.1\tf evidence c\n", "config/matrix:1: a base's line before any row"),
-            ("row a * x\n\t6.1\tf evidence c\n\t6.1\tg evidence d\n", "config/matrix:3: a second line for 6.1"),
+            ("\t6.1\tevidence:a evidence c\n", "config/matrix:1: a base's line before any row"),
+            ("row a * x\n\t6.1\tevidence:a evidence c\n\t6.1\tevidence:b evidence d\n",
+             "config/matrix:3: a second line for 6.1"),
             ("rows a\n", "config/matrix:1: expected 'row ID PATHS LABEL'"),
             ("# nothing\n", "config/matrix: no rows"),
-            ("series-before 5.4 patches\n", "config/matrix:1: 5.4 is not a base"),
         ]
         for text, message in cases:
             with self.assertRaisesRegex(matrix.Error, "^" + message):
                 matrix.parse_config(text, ["6.1", "6.12"])
 
     def test_sources(self):
-        rows, before = matrix.parse_config(CONFIG, ["6.1", "6.12"])
-        self.assertEqual(before, {"6.1": "patches"})
+        rows = matrix.parse_config(CONFIG, ["6.1", "6.12"])
         self.assertEqual([r.id for r in rows], ["gate", "speed", "bench"])
-        self.assertEqual(rows[0].sources["*"], [
-            ("results/evidence/{base}/gate.log", "evidence", "tests/series/applies.sh"),
-            ("timings.md", "ci_run", "series/applies")])
+        self.assertEqual(rows[0].sources["*"], [matrix.Source("evidence:gate", "evidence", "tests/series/applies.sh"),
+                                                matrix.Source("ci", "ci_run", "series/applies")])
+        self.assertEqual((rows[0].sources["*"][0].kind, rows[0].sources["*"][0].name), ("evidence", "gate"))
         self.assertEqual(rows[1].paths, ["kernel/"])
         self.assertEqual(rows[0].paths, ["*", "+messages"])
-
-    def test_touches(self):
-        patch = "diff --git a/kernel/bpf/x.c b/kernel/bpf/x.c\n"
-        self.assertTrue(matrix.touches(patch, ["tools/", "kernel/"]))
-        self.assertFalse(matrix.touches(patch, ["tools/"]))
-        self.assertTrue(matrix.touches(patch, ["*"]))
-        self.assertFalse(matrix.touches(patch, ["+messages"]))
 
 
 if __name__ == "__main__":

@@ -181,13 +181,19 @@ class CheckTest(Fixture):
         os.environ["LAB_RECORDS"] = os.path.join(self.lab, "records")
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                rc_write = records.main(["write", "--kind", "evidence", "--name", "vm-boot", "--clock", "none",
+                                         "--status", "3", "--what", "a row", "--command", "BASE=7.3 x", "--base", "7.3",
+                                         "output.log=" + os.path.join(self.out, "trials.csv")])
                 rc_show = records.main(["show", "7.3/compare/20261205-102030-speed"])
                 rc_latest = records.main(["latest", "--base", "7.3", "--kind", "compare"])
                 rc_none = records.main(["latest", "--base", "6.1", "--kind", "compare"])
         finally:
             os.environ.clear()
             os.environ.update(env)
-        self.assertEqual((rc_show, rc_latest, rc_none), (0, 0, 1))
+        self.assertEqual((rc_write, rc_show, rc_latest, rc_none), (0, 0, 0, 1))
+        written = records.load(os.path.join(self.lab, "records"), "7.3", "evidence")
+        self.assertEqual([(r.meta["command"], r.meta["status"], r.meta["files"]) for r in written],
+                         [("BASE=7.3 x", 3, ["output.log"])])
         self.assertIn("7.3/compare/20261205-102030-speed: icount full map\n  command:    make compare\n", out.getvalue())
         self.assertIn("/records/7.3/compare/20261205-102030-speed\n", out.getvalue())
         self.assertIn("records.py: error: no compare record of 6.1 in ", err.getvalue())
