@@ -515,6 +515,11 @@ void thread_main(Run &r, unsigned int t)
 				 k + (uint64_t)((end - now_ns()) * r.tpn), r.tpn);
 		r.ops[t] = r.race[t].ok + r.race[t].fail;
 		r.elapsed[t] = now_ns() - start;
+		r.stats[t] = pcpu_shim_stats;
+		r.stats[t].lock_acquired -= before.lock_acquired;
+		r.stats[t].remote_lock -= before.remote_lock;
+		r.stats[t].contended -= before.contended;
+		r.stats[t].shared_rmw -= before.shared_rmw;
 		return;
 	}
 	for (;;) {
@@ -558,6 +563,18 @@ void print_race(const Run &r)
 	for (unsigned int t = 0; t < r.c.threads; t++)
 		fields(("c" + std::to_string(t) + "_").c_str(), r.race[t],
 		       r.elapsed[t] / 1e3);
+#ifdef PCPU_SHIM_TALLY
+	// per insert (pop) of each CPU: locks, locks of another CPU's head,
+	// locks that waited, atomic RMWs of the hint
+	for (unsigned int t = 0; t < r.c.threads; t++) {
+		double o = r.race[t].ok + r.race[t].fail;
+		const struct pcpu_shim_stats &st = r.stats[t];
+
+		printf("c%u_lock=%.4f c%u_rlock=%.4f c%u_wait=%.4f c%u_hintrmw=%.4f ",
+		       t, st.lock_acquired / o, t, st.remote_lock / o, t,
+		       st.contended / o, t, st.shared_rmw / o);
+	}
+#endif
 	printf("threads=%u rt=%d\n", r.c.threads, r.rt);
 }
 

@@ -21,8 +21,8 @@
 #   run.sh calibrate
 #                   the per-event costs of this machine, for the model
 #   run.sh plant NAME...
-#                   lab/plants/NAME.patch on freelist-v3 in a scratch copy: the tests
-#                   must fail (7.3's plants: with FREELIST_KSRC of a 7.3 source)
+#                   lab/plants/NAME.patch on the variant its name starts with
+#                   (freelist-v3, freelist-v4) in a scratch copy: the tests must fail
 #   run.sh all      test and bench
 #
 # Environment:
@@ -269,11 +269,14 @@ run_sim() {
 # plant NAME: freelist-v3 of this base with lab/plants/NAME.patch on top, in a scratch
 # copy; its GoogleTest tests must fail. Prints the first failing assertion.
 run_plant() {
-	local name=$1 patch=$LAB_ROOT/lab/plants/$1.patch v src bin log
+	local name=$1 patch=$LAB_ROOT/lab/plants/$1.patch parent v src bin log
 
 	[ -f "$patch" ] || die "no plant $patch"
-	v=$(variant freelist-v3) || exit 2
-	src=$(patched_store "$v" "$patch" "freelist-v3 of $VERSION") || exit 2
+	# a plant applies to the variant its name starts with (freelist-v3-..., freelist-v4-...)
+	[[ $name =~ ^(freelist-v[0-9]+) ]] || die "plant $name: not named after a freelist variant"
+	parent=${BASH_REMATCH[1]}
+	v=$(variant "$parent") || exit 2
+	src=$(patched_store "$v" "$patch" "$parent of $VERSION") || exit 2
 	bin=$(build "$src" plain test) || { FAILED+=("plant $name: build"); return; }
 	log=$OBJ/plant-$name.log
 	if timeout "${PFL_TIMEOUT:-120}" env PFL_STRESS_OPS=200000 "$bin" --gtest_brief=1 >"$log" 2>&1; then
@@ -324,7 +327,7 @@ case $cmd in
 mt) run_mt "$@" ;;
 sim) run_sim "$@" ;;
 plant)
-	(($#)) || die "plant: which? $(names "$LAB_ROOT/lab/plants" 'freelist-v3*.patch')"
+	(($#)) || die "plant: which? $(names "$LAB_ROOT/lab/plants" 'freelist-v[0-9]*.patch')"
 	for p in "$@"; do
 		run_plant "$p"
 	done
