@@ -136,6 +136,13 @@ step() {
 	note "$what: done in $((SECONDS - start))s"
 }
 
+# vm_clock LOG...: the clock of VM runs whose messages (vm.sh's stderr) are in LOG...: wall-kvm when
+# vm.sh ran them under KVM (ACCEL=kvm, or a usable /dev/kvm and no note of its falling back to TCG).
+vm_clock() {
+	[[ ${ACCEL:-} == kvm ]] && { echo wall-kvm; return; }
+	if [[ ${ACCEL:-} == tcg || ! -w ${LAB_KVM_DEV:-/dev/kvm} ]] || grep -qs 'using TCG' "$@"; then echo wall-tcg; else echo wall-kvm; fi
+}
+
 need() {
 	local cmd
 	for cmd in "$@"; do
@@ -452,6 +459,7 @@ check_knobs() {
 	knob_bad() { die "$1=${!1}: $2"; }
 	[[ -z ${ACCEL:-} || $ACCEL == kvm || $ACCEL == tcg ]] || knob_bad ACCEL "expected kvm, tcg or unset (probe)"
 	[[ -z ${ICOUNT:-} || $ICOUNT == 0 || $ICOUNT == 1 ]] || knob_bad ICOUNT "expected 0 or 1"
+	[[ -z ${RECORD:-} || $RECORD == 0 || $RECORD == 1 ]] || knob_bad RECORD "expected 0 or 1 (1: write a record)"
 	[[ -z ${CPUS:-} || ($CPUS =~ ^[1-9][0-9]*$ && CPUS -le 255) ]] || knob_bad CPUS "expected online CPUs, 1 to 255"
 	[[ ${ICOUNT:-0} == 0 || -z ${CPUS:-} || $CPUS == 1 ]] ||
 		knob_bad CPUS "ICOUNT=1 runs one online CPU: expected 1 or unset"

@@ -7,8 +7,8 @@
 #   -V  variants: base (the pristine base), series (the tree's HEAD), any commit-ish of the tree,
 #       or a lab variant: lab/variants/NAME.patch applied to the base (measurement only)
 #   -P  possible CPUs (QEMU maxcpus) to run at
-#   -o  name of the results directory (default: a time stamp); RECORD=1 also copies the table
-#       and plots to Documentation/results/NAME/
+#   -o  name of the results directory (default: a time stamp); RECORD=1 also writes them as a
+#       record, records/<base>/compare/<date>-NAME/ (scripts/records.py; NAME default: compare)
 # The same bench binary (the tree's HEAD) runs on every kernel, so only the kernel differs.
 # Trials run A B A B ..., never A A B B, so that drift on this noisy machine hits all variants.
 set -euo pipefail
@@ -38,6 +38,7 @@ benchs=("$@")
 for c in $clocks; do
 	[[ $c == icount || $c == wall ]] || die "unknown clock '$c' (icount or wall)"
 done
+record_name=${name:-compare}
 name=${name:-$(date +%Y%m%d-%H%M%S)}
 out=$RESULTS/$name
 mkdir -p "$out"
@@ -96,10 +97,11 @@ for clock in $clocks; do
 	done
 done
 
+command="BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$variants' -P '$possible' -d $duration ${benchs[*]}"
 {
 	echo "# make compare: $name"
 	echo
-	echo "Command: \`BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$variants' -P '$possible' -d $duration ${benchs[*]}\`"
+	echo "Command: \`$command\`"
 	echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "Machine: $(nproc) host CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), QEMU $(qemu-system-x86_64 --version | awk 'NR==1 { print $4 }') TCG, guest: ${CPUS:-$VM_CPUS} online CPUs (wall), 1 (icount)"
 	echo "Variants: $(for v in $variants; do printf '%s=%s ' "$v" "$(variant_commit "$v" | cut -c1-12)"; done)"
@@ -109,8 +111,13 @@ done
 cat "$out/README.md"
 note "results: $out"
 if [[ ${RECORD:-0} == 1 ]]; then
-	mkdir -p "$LAB_ROOT/Documentation/results/$name"
-	cp "$out/README.md" "$out"/*.png "$out/trials.csv" "$LAB_ROOT/Documentation/results/$name/"
-	note "recorded in Documentation/results/$name"
+	# the clocks as records name them: icount, and the wall clock of the accelerator the VMs ran under
+	clock=$(for c in $clocks; do if [[ $c == icount ]]; then echo icount; else vm_clock "$out"/wall-*.log; fi; done | paste -sd,)
+	opts=(--clock "$clock" --what "make compare: ${benchs[*]:-every benchmark}, variants $variants, clocks $clocks, $possible possible CPUs, $trials trials")
+	for v in $variants; do opts+=(--variant "$v=$(variant_commit "$v" | cut -c1-12)"); done
+	mapfile -t plots < <(compgen -G "$out/*.png" || true)
+	record=$("$LAB_ROOT/scripts/records.py" write --kind compare --name "$record_name" --command "$command" "${opts[@]}" \
+		"$csv" "table.md=$out/README.md" "${plots[@]}")
+	note "recorded in $record (git add it)"
 fi
 exit $((failed > 0))

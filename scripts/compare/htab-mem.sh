@@ -9,7 +9,7 @@
 #   -v  also run the series' htab-mem with PATCH applied (a measurement-only variant, such as
 #       lab/variants/htab-mem-map-in-bench.patch), as a fourth implementation named 'variant'
 #       (its column in the table; take -n a multiple of 4, so that each runs in every place)
-#   -R  record the log and the table in Documentation/results/htab-mem-6.1-vs-upstream/
+#   -R  record the log and the table: records/6.1/htab-mem/<date>-htab-mem-vs-upstream/ (scripts/records.py)
 # Prints one "htab-mem: ..." line per run (scripts/compare/htab_mem_table.py), then the table:
 # medians over the rounds, each implementation's op rate against upstream's with Welch's t-test.
 set -euo pipefail
@@ -49,7 +49,7 @@ if [[ ${1:-} == --run ]]; then
 	exit 0
 fi
 
-rounds=3 warmup=2 secs=5 prods=2 record=0 rev=HEAD variant=''
+rounds=3 warmup=2 secs=5 prods=2 record=0 rev=HEAD variant='' command="BASE=$BASE scripts/compare/htab-mem.sh $*"
 while getopts :n:w:d:p:r:v:Rh opt; do
 	case $opt in
 	n) rounds=$OPTARG ;;
@@ -90,7 +90,8 @@ nimpl=3
 runs=$((rounds * 6 * nimpl))
 step "in the VM ($((prods > 2 ? prods : 2)) vCPUs, kernel of $rev): $runs runs of $((warmup + secs)) s, $prods producers" \
 	"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c "$((prods > 2 ? prods : 2))" -t $((runs * (warmup + secs + 8) + 120)) -- \
-	"$(guest_command "$LAB_ROOT/scripts/compare/htab-mem.sh" --run "$rounds" "$warmup" "$secs" "$prods" "$dir" "$vdir")" | tee "$log"
+	"$(guest_command "$LAB_ROOT/scripts/compare/htab-mem.sh" --run "$rounds" "$warmup" "$secs" "$prods" "$dir" "$vdir")" \
+	2> >(tee "$log.err" >&2) | tee "$log"
 
 summary=$(
 	echo "6.1 series ($(git -C "$TREE" log -1 --format='%h %s' "$rev")), bench of $(basename "$dir")"
@@ -103,9 +104,9 @@ summary=$(
 echo
 echo "$summary"
 if ((record)); then
-	out=$LAB_ROOT/Documentation/results/htab-mem-6.1-vs-upstream
-	mkdir -p "$out"
-	cp "$log" "$out/runs.log"
-	echo "$summary" >"$out/table.txt"
-	note "recorded in ${out#"$LAB_ROOT"/}/"
+	echo "$summary" >"$log.table"
+	record=$("$LAB_ROOT/scripts/records.py" write --kind htab-mem --name htab-mem-vs-upstream --clock "$(vm_clock "$log.err")" \
+		--what "6.1's htab-mem (pairing barrier and turn$([[ -z $vdir ]] || echo ", and the variant $(basename "$variant")")) against upstream's, every use case and flavour, alternated in one VM boot, $prods producers, $rounds rounds" \
+		--command "$command" --variant "series=$(git -C "$TREE" rev-parse --short=12 "$rev")" "runs.log=$log" "table.txt=$log.table")
+	note "recorded in $record (git add it)"
 fi

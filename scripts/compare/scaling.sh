@@ -8,7 +8,8 @@
 # Benchmarks: names or families of config/benchmarks (default: the "trigger" family; on the host
 # only the entries marked host). Each run has a time limit of SECONDS + 60. Scaling needs
 # parallel vCPUs, so there is no icount mode: icount runs one online CPU. Prints one line per run,
-# then a table of the mean rates and p2/p1, and keeps the log in $RESULTS/scaling-{host,vm}.log.
+# then a table of the mean rates and p2/p1, and keeps the log in $RESULTS/scaling-{host,vm}.log;
+# RECORD=1 also writes it as a record, records/<base>/scaling/ (scripts/records.py).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 own_group "$@"
@@ -46,7 +47,7 @@ if [[ ${1:-} == --run ]]; then
 	exit 0
 fi
 
-on_host=0 rounds=3 secs=5 rev_a=$BASE_TAG rev_b=HEAD
+on_host=0 rounds=3 secs=5 rev_a=$BASE_TAG rev_b=HEAD command="BASE=$BASE scripts/compare/scaling.sh $*"
 while getopts :Hn:d:A:B:h opt; do
 	case $opt in
 	H) on_host=1 ;;
@@ -88,8 +89,8 @@ if ((on_host)); then
 else
 	kernel=$("$LAB_ROOT/scripts/kernel.sh" "$commit_b")
 	step "in the VM (2 vCPUs, kernel of $rev_b): $what" \
-		"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c 2 -t $((runs * (secs + 4) + 120)) -- "$(guest_command "${runner[@]}")" |
-		tee "$log"
+		"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c 2 -t $((runs * (secs + 4) + 120)) -- "$(guest_command "${runner[@]}")" \
+		2> >(tee "$log.err" >&2) | tee "$log"
 fi
 
 echo
@@ -126,3 +127,11 @@ END {
 		       substr(k, index(k, " ") + 1), p1, p2, p2 / p1, lo, hi
 	}
 }'
+if [[ ${RECORD:-0} == 1 ]]; then
+	clock=native
+	((on_host)) || clock=$(vm_clock "$log.err")
+	record=$("$LAB_ROOT/scripts/records.py" write --kind scaling --name "scaling-$where" --clock "$clock" \
+		--what "${benchs[*]} at -p1 and -p2, bench A ($rev_a) against bench B ($rev_b), on the $where, $rounds rounds" \
+		--command "$command" --variant "A=${commit_a:0:12}" --variant "B=${commit_b:0:12}" "scaling.log=$log")
+	note "recorded in $record (git add it)"
+fi
