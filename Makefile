@@ -11,6 +11,8 @@ S := scripts
 #   CPUS=2 MAXCPUS=<possible CPUs> MEM=2G TIMEOUT=<seconds: 600 for vm, 1200 for bench>
 #   SILENCE=300 ICOUNT=1 (deterministic clock) ACCEL=kvm|tcg (default: probe KVM); the defaults of
 #   CPUS, MEM, TIMEOUT and SILENCE are those of config/vm.conf
+#   RECORD=1: make bench, compare, scaling, regress and check-debug also write what they measured as
+#   a record, records/<base>/<kind>/<id>/ (scripts/records.py), for make matrix and the findings
 # scripts/lib.sh checks them all (check_knobs) before anything runs.
 REV ?= HEAD
 export REV BENCHS
@@ -33,7 +35,7 @@ help:
 	@echo "make bench-build  build the selftests bench of REV"
 	@echo "make vm CMD='…'   boot the kernel of REV and run CMD in it (CPUS, MAXCPUS, MEM, TIMEOUT, SILENCE, ICOUNT, ACCEL)"
 	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
-	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host)"
+	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host; RECORD=1)"
 	@echo "make regress      the kernel's BPF selftests (4 suites) on base and series, CI's config, in the VM (SUITES, TESTS, PLANT, LIMIT, VMS)"
 	@echo "make matrix       README's evidence table from the results in the repo (config/matrix; CHECK=1: only check it)"
 	@echo "make litmus       the series' ordering claims in herd7 against the kernel's memory model (tests Never, plants Sometimes)"
@@ -101,7 +103,7 @@ mbox: tree
 
 # SUITES: some of test_progs test_progs-no_alu32 test_maps test_verifier; TESTS: test_progs tests
 # (comma-separated globs); PLANT: a patch applied on the series (lab/plants/NAME.patch);
-# RECORD=1: copy the results to Documentation/results/regress-<base>/
+# RECORD=1: write the results as a record, records/<base>/regress/ (scripts/records.py)
 regress: tree
 	@$(S)/regress.sh $(if $(TESTS),-a "$(TESTS)") $(if $(PLANT),-p "$(PLANT)") $(if $(filter 1,$(RECORD)),-R) $(SUITES)
 

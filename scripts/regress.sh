@@ -24,7 +24,7 @@ usage: scripts/regress.sh [-b REV | -B DIR] [-r REV] [-p PATCH] [-a TESTS] [-o D
     -p PATCH  run the series with PATCH applied on top (a plant, lab/plants/NAME.patch)
     -a TESTS  test_progs tests to run (comma-separated globs; default all of them)
     -o DIR    results go to DIR/base and DIR/series, run afresh (default: the cache, reused)
-    -R        record: copy the results and a summary to Documentation/results/regress-<base>/
+    -R        record: the results and a summary as a record, records/<base>/regress/ (scripts/records.py)
     VMS=1|2   one VM at a time, or the base's and the series' side by side (default: REGRESS_JOBS
               of config/<base>/tcg.conf, else 1)
     suite     test_progs test_progs-no_alu32 test_maps test_verifier (default: all four)
@@ -279,20 +279,21 @@ diff=$(python3 "$LAB_ROOT/scripts/regress_results.py" diff "$base_dir" "$series_
 echo "$summary"
 echo "$diff"
 if ((record)); then
-	doc=$LAB_ROOT/Documentation/results/regress-$BASE
-	mkdir -p "$doc"
+	doc=$(mktemp -d)
+	trap 'rm -rf "$doc" "${sides:-}"' EXIT
 	python3 "$LAB_ROOT/scripts/regress_results.py" record "$doc" base="$base_dir" series="$series_dir"
 	{
-		echo "# make regress on $BASE: the BPF selftests on the base and on the series"
-		echo
-		echo "Command: \`BASE=$BASE scripts/regress.sh ${args[*]}\` (LIMIT=$limit, MAXCPUS=${MAXCPUS:-$REGRESS_MAXCPUS}), $(date -u '+%F'): $((SECONDS - start)) s, runs kept in the cache reused; a suite's wall time is that of all its runs, VM boots included."
+		echo "make regress on $BASE: the BPF selftests on the base and on the series"
+		echo "LIMIT=$limit, MAXCPUS=${MAXCPUS:-$REGRESS_MAXCPUS}: $((SECONDS - start)) s, runs kept in the cache reused; a suite's wall time is that of all its runs, VM boots included."
 		echo
 		echo "$summary"
 		echo
-		echo '```'
 		echo "$diff"
-		echo '```'
-	} >"$doc/summary.md"
-	note "recorded in ${doc#"$LAB_ROOT"/}"
+	} >"$doc/summary.txt"
+	record=$("$LAB_ROOT/scripts/records.py" write --kind regress --name "regress${plant:+-$(basename "$plant" .patch)}" --clock "$(vm_clock "$base_dir"/*.console "$series_dir"/*.console)" \
+		--what "make regress on $BASE: ${suites[*]} on the base and on the series, $([[ -n $allow ]] && echo 'selected test_progs tests (-a)' || echo 'every test')$([[ -n $plant ]] && echo ", the series with $(basename "$plant")")" \
+		--command "BASE=$BASE scripts/regress.sh ${args[*]}" --param "allow=$allow" --param "suites=$(IFS=,; echo "${suites[*]}")" \
+		--param "limit=$limit" --param "maxcpus=${MAXCPUS:-$REGRESS_MAXCPUS}" "$doc/base" "$doc/series" "$doc/summary.txt")
+	note "recorded in $record (git add it)"
 fi
 exit "$rc"

@@ -7,8 +7,10 @@
 . "$(dirname "$0")/../lib.sh"
 
 vm_regress_catches_a_lossy_freelist() {
-	local out rc=0
-	out=$("$S/regress.sh" -b HEAD -B "$LAB_ROOT/Documentation/results/regress-$BASE/series" -o "$scratch/plant" \
+	local out rc=0 recorded
+	# the series' results of the newest full run recorded (make regress RECORD=1)
+	recorded=$("$S/records.py" latest --base "$BASE" --kind regress --name regress) || return 1
+	out=$("$S/regress.sh" -b HEAD -B "$recorded/series" -o "$scratch/plant" \
 		-p "$LAB_ROOT/lab/plants/freelist-lossy-pop.patch" test_maps 2>&1) || rc=$?
 	echo "$out"
 	((rc == 1)) && grep -q '^REGRESSION: test_maps: test_maps: base OK, series ' <<<"$out"
