@@ -3,7 +3,8 @@
 # atomic-sleep checks) of REV (default HEAD), run short versions of the benchmarks the series
 # changes and the selftests it touches, and fail on any KCSAN, lockdep, BUG or WARN splat that
 # config/<base>/known-splats does not name as the base's.
-# Slow (a second kernel build and test_progs), so it is not part of `make check`.
+# Slow (a second kernel build and test_progs), so it is not part of `make check`. RECORD=1 also
+# writes the run as a record, records/<base>/check-debug/ (scripts/records.py: its log).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
@@ -35,4 +36,10 @@ total=$(grep -c . <<<"$firsts" || true)
 new=$(grep -c . <<<"$unknown" || true)
 [[ -z $unknown ]] || sed 's/^/unknown splat: /' <<<"$unknown" >&2
 note "check-debug: exit status $rc, $total splat(s): $((total - new)) known (config/$BASE/known-splats), $new unknown, $((SECONDS - start))s (log: $log)"
+if [[ ${RECORD:-0} == 1 ]]; then
+	record=$("$S/records.py" write --kind check-debug --name check-debug --clock none --status "$rc" \
+		--what "make check-debug on $BASE: the KCSAN and lockdep kernel of ${rev:0:12} runs config/debug-run" \
+		--command "make check-debug BASE=$BASE REV=${REV:-HEAD}" --variant "kernel=${rev:0:12}" "console.log=$log")
+	note "recorded in $record (git add it)"
+fi
 ((rc == 0 && new == 0)) || die "check-debug failed"
