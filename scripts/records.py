@@ -19,6 +19,9 @@ not edited afterwards: a new measurement is a new record. make matrix and make f
   scripts/records.py latest --base BASE --kind KIND [--name NAME]
                                                           the newest record's directory
   scripts/records.py check [RECORD...]                    the schema check (default: every record)
+  scripts/records.py ktap LOG [--seconds N] [--cache cold|warm]
+                                                          scripts/check.sh's output as a CI record's
+                                                          summary.json (.ci/run)
 
 meta.json (schema 1): kind, base, id, name, what (one line: what was measured), command (the exact
 command), clock (a list of: icount, wall-tcg, wall-kvm, native, none), machine, date (UTC,
@@ -399,6 +402,25 @@ def write(kind, name, what, command, clocks, files, base=None, status=None, vari
     return final
 
 
+def ktap_summary(text):
+    """scripts/check.sh's output (KTAP: "ok N name (time)", "not ok N name ...", "ok N name # SKIP
+    reason", and last "N passed, N failed, N skipped"): the totals of its last run, and each test's
+    last result (ok, not ok or skip) and seconds."""
+    tests, seconds, totals = {}, {}, None
+    for line in text.splitlines():
+        m = re.match(r"^(not ok|ok) \d+ (\S+)(?: \((\d+)s\))?(.*)$", line)
+        if m:
+            tests[m.group(2)] = "skip" if "# SKIP" in m.group(4) else m.group(1)
+            if m.group(3):
+                seconds[m.group(2)] = int(m.group(3))
+        m = re.match(r"^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$", line)
+        if m:
+            totals = [int(x or 0) for x in m.groups()]
+    if totals is None:
+        raise Error("no 'N passed, N failed' line: not the output of scripts/check.sh")
+    return {"passed": totals[0], "failed": totals[1], "skipped": totals[2], "tests": tests, "test_seconds": seconds}
+
+
 # ---- the command line ----
 
 def show(record):
@@ -459,6 +481,10 @@ def main(argv=None):
     la.add_argument("--name")
     c = sub.add_parser("check", help="the schema check")
     c.add_argument("records", nargs="*", metavar="RECORD")
+    k = sub.add_parser("ktap", help="scripts/check.sh's output as a CI record's summary.json")
+    k.add_argument("log", metavar="LOG")
+    k.add_argument("--seconds", type=int, help="how long the run took")
+    k.add_argument("--cache", choices=("cold", "warm"), help="whether the lab cache held a tree when it started")
     args = ap.parse_args(argv)
     root = records_root()
     try:
@@ -483,6 +509,14 @@ def main(argv=None):
                 raise Error("no %s record of %s%s in %s" % (args.kind, args.base,
                                                             " named " + args.name if args.name else "", root))
             print(found[-1].path)
+        elif args.verb == "ktap":
+            try:
+                with open(args.log, encoding="utf-8", errors="replace") as f:
+                    summary = ktap_summary(f.read())
+            except OSError as e:
+                raise Error("%s: %s" % (args.log, e.strerror)) from None
+            summary.update({k: v for k, v in (("seconds", args.seconds), ("cache", args.cache)) if v is not None})
+            print(json.dumps(summary, indent=1, sort_keys=True))
         elif args.verb == "check":
             paths = [find(root, r).path for r in args.records] if args.records else record_dirs(root)
             bases, commits = lab_bases(), git_commits(LAB_ROOT)

@@ -199,6 +199,18 @@ class CheckTest(Fixture):
         self.assertIn("records.py: error: no compare record of 6.1 in ", err.getvalue())
 
 
+class KtapTest(unittest.TestCase):
+    def test_check_sh_output(self):
+        log = ("TAP version 13\n1..2\n>>> unit/a ...\nok 1 unit/a (2s)\nnot ok 2 7.3/series/b (30s)\n"
+               "# | not ok 1 b\n0 passed, 1 failed, 0 skipped\nTAP version 13\n1..3\nok 1 unit/a (1s)\n"
+               "ok 2 7.3/series/b (31s)\nok 3 6.1/vm/c # SKIP no KVM\n2 passed, 0 failed, 1 skipped\n")
+        self.assertEqual(records.ktap_summary(log), {
+            "passed": 2, "failed": 0, "skipped": 1, "test_seconds": {"unit/a": 1, "7.3/series/b": 31},
+            "tests": {"unit/a": "ok", "7.3/series/b": "ok", "6.1/vm/c": "skip"}})
+        with self.assertRaisesRegex(records.Error, "not the output of scripts/check.sh"):
+            records.ktap_summary("ok 1 x\n")
+
+
 class LoadTest(Fixture):
     def test_selection(self):
         old = self.write(name="speed")
