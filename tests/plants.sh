@@ -2,13 +2,14 @@
 # Every test keeps a plant: the defect that makes it fail, named in its "# Plant:" comment. This
 # applies each test's "# Plant command:" (a shell command run at the top of a copy of the lab) to
 # a scratch copy of the lab, runs the test there with the copy's runner, and records what it
-# printed: a test must fail with its plant. The log is the one of Documentation/results/.
+# printed: a test must fail with its plant. The log is written as a record, records/all/plant/
+# (scripts/records.py), unless -o names a file for it.
 #   tests/plants.sh [-n] [-t TIER,...] [-a GLOB,...] [-o LOG]
 #     -n        apply each plant only, the tests not run: does every plant still change the lab?
 #               (unit test plants_still_apply, every tier)
 #     -t TIERS  the tiers whose plants run (default unit,lab)
 #     -a GLOBS  only the tests whose tier/name matches
-#     -o LOG    where the log goes (default Documentation/results/check-plants.log)
+#     -o LOG    where the log goes (default: a record, records/all/plant/<date>-plants/)
 # Exits 1 when a plant changes nothing or its test does not fail. Tests without a plant command
 # are listed at the end of the log, with their plant in words.
 set -euo pipefail
@@ -19,12 +20,12 @@ usage() {
 usage: tests/plants.sh [-n] [-t TIER,...] [-a GLOB,...] [-o LOG]
   -n  apply the plants only (each must change the lab), run no test
   -t  tiers whose plants run (default unit,lab)   -a  tests whose tier/name matches a glob
-  -o  the log (default Documentation/results/check-plants.log)
+  -o  the log (default: a record, records/all/plant/)
 USAGE
 	exit 0
 }
 
-tiers=unit,lab allow='' log=$LAB_ROOT/Documentation/results/check-plants.log apply_only=0
+tiers=unit,lab allow='' log='' apply_only=0 args=("$@")
 while getopts :nt:a:o:h opt; do
 	case $opt in
 	n) apply_only=1 ;;
@@ -41,6 +42,8 @@ shift $((OPTIND - 1))
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/lab-plants.XXXXXX")
 trap 'remove_scratch "$scratch"' EXIT
+record=0
+[[ -n $log ]] || { record=1 log=$scratch/plant.log; }
 
 # first_base TIER/NAME: the first base whose list runs the test.
 first_base() {
@@ -105,7 +108,7 @@ run_plant() {
 		failed=$((failed + 1))
 	else
 		echo "\$ ${base:+BASE=$base }scripts/check.sh -t $tier,slow -a $name" >>"$log"
-		out=$(cd "$copy" && env ${base:+BASE=$base} scripts/check.sh -t "$tier,slow" -a "$name" 2>/dev/null </dev/null) || rc=$?
+		out=$(cd "$copy" && env -u LAB_RECORDS ${base:+BASE=$base} scripts/check.sh -t "$tier,slow" -a "$name" 2>/dev/null </dev/null) || rc=$?
 		echo "$out" >>"$log"
 		# the test itself failed (the runner may run the base's series/tree before it)
 		if ((rc != 1)) || ! awk -v n="$name" '$1 == "not" && $2 == "ok" && ($4 == n || $4 ~ "/" n "$") { f = 1 }
@@ -173,5 +176,10 @@ done
 		printf '#   %s\n' "${words[@]}"
 	fi
 } >>"$log"
+if ((record)); then
+	log=$("$LAB_ROOT/scripts/records.py" write --base all --kind plant --name plants --clock none \
+		--status $((failed > 0)) --what "plants of tests/$tiers${allow:+ ($allow)}: each defect put back in a scratch copy, its test failing" \
+		--command "tests/plants.sh ${args[*]}" "plant.log=$log")
+fi
 note "plants: $ran run, $failed not caught or not applied; log: ${log#"$LAB_ROOT"/}"
 ((failed == 0))
