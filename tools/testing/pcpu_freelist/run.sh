@@ -43,6 +43,8 @@
 #   PFL_MT_MS             mt: milliseconds per run    (default 200)
 #   PFL_MT_CASES          mt: 'WORKLOAD:POSSIBLE[:NODES] ...' (default: mt_run.py's)
 #   PFL_MT_GATE           mt: 1 = gate the race cases (mt_run.py --gate)
+#   RECORD                mt: 1 = also write the run as a record (scripts/records.py),
+#                         records/<base>/mt/<date>-$PFL_MT_NAME (default: mt)
 #   PFL_MT_TALLY          mt: 1 = the tally build (pcpu_freelist_mtt): also the
 #                         storm roles' counters per op (pops with a node, locks,
 #                         remote locks, locks that waited)
@@ -243,10 +245,31 @@ run_mt() {
 		args+=("$name=$bin")
 	done
 	mkdir -p "$OBJ/mt"
+	local rc=0 vars=() v
 	python3 "$HERE/mt_run.py" --reps "${PFL_MT_REPS:-10}" --ms "${PFL_MT_MS:-200}" "${threads[@]}" \
 		${PFL_MT_CASES:+--cases "$PFL_MT_CASES"} ${tally:+--tally} \
-		${PFL_MT_GATE:+--gate} --json "$OBJ/mt/results.json" "${args[@]}" ||
-		FAILED+=("mt")
+		${PFL_MT_GATE:+--gate} --json "$OBJ/mt/results.json" "${args[@]}" |
+		tee "$OBJ/mt/mt.log" || rc=$?
+	((rc == 0)) || FAILED+=("mt")
+	[[ ${RECORD:-0} == 1 ]] || return 0
+	# RECORD=1: the run as a record, records/<base>/mt/<date>-NAME/ (PFL_MT_NAME, default mt)
+	for v in "$@"; do
+		vars+=(--variant "$v=$(basename "$(version_dir "$v")")")
+	done
+	"$LAB_ROOT/scripts/records.py" write --kind mt --base "$BASE" --name "${PFL_MT_NAME:-mt}" \
+		--clock native --status "$rc" "${vars[@]}" \
+		--what "the native harness (tools/testing/pcpu_freelist), ${PFL_MT_CASES:-the default cases}: $*, ${PFL_MT_REPS:-10} interleaved repetitions of ${PFL_MT_MS:-200} ms${tally:+, tally build}${PFL_MT_GATE:+, race cases gated}" \
+		--command "$(mt_command "$@")" "$OBJ/mt/results.json" "$OBJ/mt/mt.log" >&2 ||
+		FAILED+=("mt: record")
+}
+
+# The command that reproduces this run: the knobs that were set, then run.sh mt.
+mt_command() {
+	local k out=()
+	for k in BASE PFL_MT_REPS PFL_MT_MS PFL_MT_CASES PFL_MT_TALLY PFL_MT_GATE; do
+		[[ -z ${!k:-} ]] || out+=("$k=$(printf %q "${!k}")")
+	done
+	echo "env ${out[*]} tools/testing/pcpu_freelist/run.sh mt $*"
 }
 
 run_sim() {
