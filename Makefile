@@ -21,7 +21,7 @@ export REV BENCHS
 unexport CMD
 cmd_quoted = '$(subst ','\'',$(value CMD))'
 
-.PHONY: help deps base tree series kernel bench-build vm bench host-bench check check-unit check-slow compare scaling check-debug gates mbox regress matrix litmus
+.PHONY: help deps base tree series kernel bench-build vm bench host-bench check check-unit check-slow compare scaling check-debug gates mbox regress matrix findings litmus
 
 help:
 	@echo "make bench        the main job: build what is missing, run the benchmark suite in the VM"
@@ -37,7 +37,8 @@ help:
 	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
 	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host; RECORD=1)"
 	@echo "make regress      the kernel's BPF selftests (4 suites) on base and series, CI's config, in the VM (SUITES, TESTS, PLANT, LIMIT, VMS)"
-	@echo "make matrix       README's evidence table from the results in the repo (config/matrix; CHECK=1: only check it)"
+	@echo "make matrix       README's evidence table from the records (records/, config/matrix; CHECK=1: only check it)"
+	@echo "make findings     the tables of record of Documentation/findings/ from the records (CHECK=1: only check them)"
 	@echo "make litmus       the series' ordering claims in herd7 against the kernel's memory model (tests Never, plants Sometimes)"
 	@echo "make deps         install the Debian packages the lab needs"
 	@bases=$$(ls config/*/base.conf | cut -d/ -f2 | sort -V | xargs); \
@@ -107,10 +108,15 @@ mbox: tree
 regress: tree
 	@$(S)/regress.sh $(if $(TESTS),-a "$(TESTS)") $(if $(PLANT),-p "$(PLANT)") $(if $(filter 1,$(RECORD)),-R) $(SUITES)
 
-# README.md's evidence table (between its matrix markers), from config/matrix and the results
-# recorded in the repository; CHECK=1: only check it, one line per cell that differs.
+# README.md's evidence table (between its matrix markers), from config/matrix and the records
+# (records/, scripts/records.py); CHECK=1: only check it, one line per cell that differs.
 matrix:
 	@$(S)/matrix.py $(if $(filter 1,$(CHECK)),--check)
+
+# The tables between the markers of Documentation/findings/*.md and Documentation/regress.md, from
+# the records (scripts/findings.py); CHECK=1: only check them, one line per table that differs.
+findings:
+	@$(S)/findings.py $(if $(filter 1,$(CHECK)),--check)
 
 # The litmus tests of tools/testing/pcpu_freelist/litmus/ with herd7 (fetched into the cache) against
 # tools/memory-model of the base's source (make base).

@@ -61,12 +61,15 @@ def group(rows):
     return groups
 
 
-def table(rows):
+def table(rows, headings=True):
+    """The table of the trials, one per clock (under a '### Clock:' heading, unless headings is
+    false: make findings puts one clock's table in a page of its own)."""
     groups = group(rows)
     variants = list(OrderedDict.fromkeys(r["variant"] for r in rows))
     out = []
     for clock in OrderedDict.fromkeys(k[0] for k in groups):
-        out.append(f"\n### Clock: {clock}\n")
+        if headings:
+            out.append(f"\n### Clock: {clock}\n")
         head = ["benchmark", "possible CPUs"] + variants
         for v in variants[1:]:
             head.append(f"{v} vs {variants[0]}")

@@ -1,0 +1,331 @@
+#!/usr/bin/python3
+"""make findings: the tables of record of Documentation/findings/*.md, generated from records/.
+
+  scripts/findings.py            rewrite every generated table of the findings pages (and of
+                                 Documentation/regress.md)
+  scripts/findings.py --check    exit 1, one line per table that is not what the records give
+                                 (make findings CHECK=1)
+  scripts/findings.py --print PAGE   print one page as it would be written
+
+A page asks for a table with a marker line, and the table goes between it and the end marker:
+
+  <!-- table: GENERATOR ARGUMENT... (make findings) -->
+  ...generated: never edit by hand...
+  <!-- end of table -->
+
+Each table ends with a line naming its records (links), their commands and clocks. A table reads
+the newest record of its kind that holds what it shows (scripts/records.py). The generators:
+
+  icount BENCHMARK POSSIBLE...     per base and possible CPU count: base and series means of
+                                   BENCHMARK under the icount clock (make compare), series/base
+  compare BASE NAME [BENCHMARK...] make compare's table (scripts/compare/stats.py) of the newest
+                                   compare record of BASE named NAME, these benchmarks only
+  mt NAME VERSION CASE...          the native harness (run.sh mt): per case and base, the median ns
+                                   of base and of VERSION in the newest mt record named NAME, ratio
+                                   ('+' in a CASE stands for a space: storm:0:64+stormer)
+  htab-mem BASE                    scripts/compare/htab-mem.sh's table of the newest htab-mem record
+  scaling BASE NAME...             make scaling: p1, p2 and p2/p1 of bench A and bench B, per
+                                   benchmark, of the newest scaling records named NAME...
+  regress                          make regress, per base: the newest record of a whole run, else
+                                   of selected tests; its suites' counts and the new failures
+"""
+import argparse
+import csv
+import inspect
+import os
+import re
+import statistics
+import sys
+
+LAB_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(LAB_ROOT, "scripts"))
+sys.path.insert(0, os.path.join(LAB_ROOT, "scripts", "compare"))
+import records  # noqa: E402
+import regress_results  # noqa: E402
+import stats  # noqa: E402
+
+PAGES = "Documentation/findings"
+OTHER_PAGES = ["Documentation/regress.md"]
+START = re.compile(r"^<!-- table: (\S+)((?: \S+)*) \(make findings\) -->$")
+END = "<!-- end of table -->"
+
+
+class Error(Exception):
+    """One line: a marker without its end, a generator that does not exist, no record to read."""
+
+
+class Tables:
+    def __init__(self, root, records_root=None):
+        self.root = root
+        self.records_root = records_root or os.environ.get("LAB_RECORDS") or os.path.join(root, "records")
+        self.bases = records.lab_bases(root)
+        self.page = PAGES + "/x.md"    # the page being written: links are relative to it
+
+    # ---- helpers ----
+
+    def newest(self, base, kind, name=None, holds=lambda r: True):
+        for r in reversed(records.load(self.records_root, base, kind, name)):
+            if r.base == base and holds(r):
+                return r
+        return None
+
+    def link(self, r):
+        return "[%s/%s](%s/)" % (r.base, r.id, os.path.relpath(r.path, os.path.join(self.root, os.path.dirname(self.page))))
+
+    def source(self, used):
+        """The lines under a table: its records (links) and their commands, each once."""
+        used = list({r.path: r for r in used}.values())
+        if not used:
+            return "No record holds it yet."
+        commands = list(dict.fromkeys(r.meta["command"] for r in used))
+        return "Record%s (meta.json: command, clock, machine, lab commit, patches measured): %s.  \n%s: %s." % (
+            "s" if len(used) > 1 else "", ", ".join(self.link(r) for r in used),
+            "Commands" if len(commands) > 1 else "Command", "; ".join("`%s`" % c for c in commands))
+
+    @staticmethod
+    def trials(r):
+        return list(csv.DictReader(r.read("trials.csv").splitlines()))
+
+    # ---- generators: (arguments) -> lines of Markdown ----
+
+    def icount(self, bench, *possible):
+        if not possible:
+            raise Error("icount BENCHMARK POSSIBLE...: no possible CPU count")
+        out = ["| base | possible CPUs | base (M/s) | series (M/s) | series/base | trials |", "|---|---:|---:|---:|---:|---:|"]
+        used = []
+        for base in self.bases:
+            for p in possible:
+                def values(r, v):
+                    return [float(t["value"]) for t in self.trials(r) if (t["clock"], t["benchmark"],
+                            t["possible_cpus"], t["variant"]) == ("icount", bench, p, v)]
+                r = self.newest(base, "compare", holds=lambda r: values(r, "base") and values(r, "series"))
+                if r is None:
+                    out.append("| %s | %s | not measured | | | |" % (base, p))
+                    continue
+                b, s = values(r, "base"), values(r, "series")
+                used += [r] if r not in used else []
+                out.append("| %s | %s | %.3f | %.3f | **×%s** | %d, %d |" % (
+                    base, p, statistics.fmean(b), statistics.fmean(s), ratio(statistics.fmean(s) / statistics.fmean(b)),
+                    len(b), len(s)))
+        return out + ["", self.source(used)]
+
+    def compare(self, base, name, *benchs):
+        r = self.newest(base, "compare", name)
+        if r is None:
+            raise Error("no compare record of %s named %s" % (base, name))
+        rows = [t for t in self.trials(r) if not benchs or t["benchmark"] in benchs]
+        if not rows:
+            raise Error("%s: no trials of %s" % (r, " ".join(benchs)))
+        return stats.table(rows, headings=False).strip("\n").splitlines() + ["", self.source([r])]
+
+    def mt(self, name, version, *cases):
+        if not cases:
+            raise Error("mt NAME VERSION CASE...: no case")
+        found = [(b, self.newest(b, "mt", name)) for b in self.bases]
+        found = [(b, r) for b, r in found if r is not None]
+        if not found:
+            raise Error("no mt record named %s" % name)
+        out = ["| case | " + " | ".join("%s: base → %s, ns" % (b, version) for b, _ in found) + " |",
+               "|---|" + "---:|" * len(found)]
+        for case in (c.replace("+", " ") for c in cases):
+            cells = []
+            for _, r in found:
+                m = mt_stats(r)
+                b, v = m.get(case + "/base"), m.get(case + "/" + version)
+                cells.append("%s → %s (**×%s**)" % (ns(b[0]), ns(v[0]), ratio(v[0] / b[0])) if b and v else "-")
+            out.append("| %s | %s |" % (case, " | ".join(cells)))
+        reps = sorted({str(mt_reps(r)) for _, r in found})
+        return out + ["", "Medians of %s interleaved repetitions; ×: %s / base." % (" or ".join(reps), version),
+                      self.source([r for _, r in found])]
+
+    def htab_mem(self, base):
+        r = self.newest(base, "htab-mem")
+        if r is None:
+            raise Error("no htab-mem record of %s" % base)
+        lines = r.read("table.txt").rstrip("\n").splitlines()
+        head = max(i for i, line in enumerate(lines) if line.startswith("use case "))
+        impls = re.findall(r"(\S+) k/s", lines[head])
+        out = ["| use case | flavour | " + " | ".join("%s k/s | %s / upstream" % (i, i) for i in impls if i != "upstream")
+               + " | upstream k/s |", "|---|---|" + "---:|---:|" * (len(impls) - 1) + "---:|"]
+        for line in lines[head + 1:]:
+            w = line.split()
+            if len(w) < 2:
+                continue
+            nums = [x for x in w[2:] if not x.startswith("x")]
+            marks = [x for x in w[2:] if x.startswith("x")]
+            cells = []
+            for k, impl in enumerate(i for i in impls if i != "upstream"):
+                cells += [nums[2 * k], marks[k].replace("~", " ~")]
+            out.append("| %s | %s | %s | %s |" % (w[0], w[1], " | ".join(cells), nums[-2]))
+        return out + ["", "Medians of the rounds; '~': not significantly different from upstream's (Welch's t-test).",
+                      self.source([r])]
+
+    def scaling(self, base, *names):
+        used = [self.newest(base, "scaling", n) for n in names]
+        if None in used or not used:
+            raise Error("no scaling record of %s named %s" % (base, " ".join(names)))
+        out = ["| benchmark | where | A p1 | A p2 | A p2/p1 | B p1 | B p2 | B p2/p1 |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+        for r in used:
+            rates, benchs = {}, {}
+            for line in r.read("scaling.log").splitlines():
+                w = line.split()
+                if len(w) >= 5 and w[0] == "scaling:":
+                    benchs[w[1]] = True
+                    if w[4] != "fail":
+                        rates.setdefault((w[1], w[2], w[3]), []).append(float(w[4]))
+            where = r.meta["name"].replace("scaling-", "")
+            for bench in benchs:
+                cells = []
+                for h in "AB":
+                    p1, p2 = rates.get((bench, h, "p1")), rates.get((bench, h, "p2"))
+                    cells += ["%.3f" % statistics.fmean(p1), "%.3f" % statistics.fmean(p2),
+                              "**%.2f**" % (statistics.fmean(p2) / statistics.fmean(p1))] if p1 and p2 else ["fails", "", ""]
+                out.append("| %s | %s | %s |" % (bench, where, " | ".join(cells)))
+        return out + ["", "Means of the rounds' Summary rates, M/s; A: the base's bench, B: the series'.",
+                      self.source(used)]
+
+    def regress(self):
+        out = ["| base | run | suites | base: OK, SKIP, failed | series: OK, SKIP, failed | new failures |",
+               "|---|---|---|---|---|---:|"]
+        used = []
+        for base in self.bases:
+            whole = self.newest(base, "regress", "regress", holds=lambda r: not r.meta.get("params", {}).get("allow"))
+            r = whole or self.newest(base, "regress", "regress")
+            if r is None:
+                out.append("| %s | not measured | | | | |" % base)
+                continue
+            used.append(r)
+            allow = r.meta.get("params", {}).get("allow", "")
+            broken, _, _, suites = regress_results.compare(r.file("base"), r.file("series"), allow)
+            counts = [regress_counts(r.file(side)) for side in ("base", "series")]
+            out.append("| %s | %s | %s | %s | %s | **%d** |" % (
+                base, "every test" if not allow else "%d selected test_progs tests" % len(allow.split(",")),
+                ", ".join(suites), counts[0], counts[1], len(broken)))
+        return out + ["", "Tests and subtests; failed: FAIL, CRASH, HANG, TIMEOUT and the like.", self.source(used)]
+
+    GENERATORS = {"icount": icount, "compare": compare, "mt": mt, "htab-mem": htab_mem, "scaling": scaling,
+                  "regress": regress}
+
+    def generate(self, generator, args):
+        if generator not in self.GENERATORS:
+            raise Error("no generator %s (%s)" % (generator, ", ".join(self.GENERATORS)))
+        f = self.GENERATORS[generator]
+        try:
+            inspect.signature(f).bind(self, *args)
+        except TypeError:
+            raise Error("%s %s: wrong arguments (scripts/findings.py -h)" % (generator, " ".join(args))) from None
+        return f(self, *args)
+
+
+def ratio(x):
+    return "%.2f" % x if x >= 0.1 else "%.2g" % x
+
+
+def ns(x):
+    return "%.1f" % x
+
+
+def mt_stats(r):
+    """{case/version: (median, min, max)} of a run.sh mt record (every repetition, else its table)."""
+    if r.has("results.json"):
+        return {k: (statistics.median(v), min(v), max(v)) for k, v in r.json("results.json")["ns"].items() if v}
+    s = r.json("summary.json")
+    return {k: (m, *s["ranges"][k]) for k, m in s["medians"].items()}
+
+
+def mt_reps(r):
+    return (r.json("results.json") if r.has("results.json") else r.json("summary.json"))["reps"]
+
+
+def regress_counts(kdir):
+    c = {"OK": 0, "SKIP": 0, "bad": 0}
+    for d in regress_results.load(kdir).values():
+        for k, v in regress_results.counts(d).items():
+            if k in c:
+                c[k] += v
+    return "%d, %d, %d" % (c["OK"], c["SKIP"], c["bad"])
+
+
+def render(text, tables, where):
+    """The page with each table between its markers generated anew."""
+    lines = text.split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        out.append(lines[i])
+        m = START.match(lines[i])
+        if m:
+            try:
+                end = lines.index(END, i + 1)
+            except ValueError:
+                raise Error("%s:%d: a table without its '%s' line" % (where, i + 1, END)) from None
+            try:
+                out += tables.generate(m.group(1), m.group(2).split())
+            except Error as e:
+                raise Error("%s:%d: %s" % (where, i + 1, e)) from None
+            out.append(END)
+            i = end
+        elif lines[i].startswith("<!-- table:"):
+            raise Error("%s:%d: expected '<!-- table: GENERATOR ARGUMENT... (make findings) -->'" % (where, i + 1))
+        i += 1
+    return "\n".join(out)
+
+
+def pages(root):
+    """The pages with tables of record: every finding, and make regress's page."""
+    d = os.path.join(root, PAGES)
+    found = sorted(os.path.join(PAGES, f) for f in os.listdir(d) if f.endswith(".md")) if os.path.isdir(d) else []
+    return found + [p for p in OTHER_PAGES if os.path.isfile(os.path.join(root, p))]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true", help="exit 1 when a table is not what the records give")
+    ap.add_argument("--print", metavar="PAGE", help="print one page as it would be written")
+    ap.add_argument("--root", default=LAB_ROOT, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    tables = Tables(args.root)
+    try:
+        todo = [args.print] if args.print else pages(args.root)
+        stale = []
+        for page in todo:
+            path = os.path.join(args.root, page)
+            if not os.path.isfile(path):
+                raise Error("%s: no such page" % page)
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            tables.page = page
+            new = render(text, tables, page)
+            if args.print:
+                sys.stdout.write(new)
+            elif new != text and args.check:
+                old_blocks, new_blocks = blocks(text), blocks(new)
+                stale += ["%s:%d: the table '%s' is not what the records give" % (page, n, head)
+                          for (n, head, body), (_, _, want) in zip(old_blocks, new_blocks) if body != want] or \
+                         ["%s: differs from what make findings writes" % page]
+            elif new != text:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(new)
+                print("%s: tables rewritten" % page, file=sys.stderr)
+        for line in stale:
+            print(line)
+        if stale:
+            print("%d table(s) not current: run make findings" % len(stale), file=sys.stderr)
+        return 1 if stale else 0
+    except Error as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 1
+
+
+def blocks(text):
+    """(line number, marker, body) of each generated table of a page."""
+    lines, out = text.split("\n"), []
+    for i, line in enumerate(lines):
+        m = START.match(line)
+        if m and END in lines[i + 1:]:
+            end = lines.index(END, i + 1)
+            out.append((i + 1, (m.group(1) + m.group(2)), lines[i + 1:end]))
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())

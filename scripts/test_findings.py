@@ -1,0 +1,160 @@
+#!/usr/bin/python3
+"""Unit tests of findings.py (make findings): the markers, the generators on scratch records, and
+the check, on a scratch lab."""
+import contextlib
+import datetime
+import io
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import findings
+import records
+
+ENV = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+           GIT_COMMITTER_EMAIL="t@t", GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
+T0 = datetime.datetime(2026, 12, 5, 10, 0, 0, tzinfo=datetime.timezone.utc)
+TRIALS = """\
+clock,variant,trial,possible_cpus,family,benchmark,value,unit
+icount,base,1,64,hashmap,full,0.350,M/s
+icount,series,1,64,hashmap,full,2.900,M/s
+icount,base,2,64,hashmap,full,0.352,M/s
+icount,series,2,64,hashmap,full,2.960,M/s
+icount,base,1,2,hashmap,other,2.7,M/s
+"""
+MT = {"reps": 9, "versions": ["base", "series"],
+      "medians": {"exhausted:64/base": 256.1, "exhausted:64/series": 5.5, "storm:0:64 churner/base": 80.0,
+                  "storm:0:64 churner/series": 92.0},
+      "ranges": {"exhausted:64/base": [250.0, 260.0], "exhausted:64/series": [5.0, 6.0],
+                 "storm:0:64 churner/base": [70.0, 90.0], "storm:0:64 churner/series": [85.0, 99.0]}}
+
+
+def write(root, path, text):
+    full = os.path.join(root, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w") as f:
+        f.write(text)
+
+
+class Fixture(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.root, self.data = os.path.join(tmp.name, "lab"), os.path.join(tmp.name, "data")
+        os.makedirs(self.data)
+        subprocess.run(["git", "init", "-q", self.root], check=True, env=ENV)
+        for b in ("6.1", "7.3"):
+            write(self.root, "config/%s/base.conf" % b, "BASE_PACKAGE=x\n")
+        write(self.root, "config/default-base", "7.3\n")
+        subprocess.run(["git", "-C", self.root, "add", "-A"], check=True, env=ENV)
+        subprocess.run(["git", "-C", self.root, "commit", "-q", "-m", "lab"], check=True, env=ENV)
+        self.when = T0
+
+    def record(self, kind, name, files, base="7.3", **kw):
+        paths = []
+        for fname, content in files.items():
+            path = os.path.join(self.data, "%d-%s" % (len(os.listdir(self.data)), fname.replace("/", "-")))
+            write(self.data, os.path.basename(path), json.dumps(content) if isinstance(content, dict) else content)
+            paths.append((fname, path))
+        self.when += datetime.timedelta(minutes=1)
+        return records.write(kind, name, "what", kw.pop("command", "the command"), kw.pop("clock", "icount"), paths,
+                             base=base, lab_root=self.root, now=self.when, **kw)
+
+    def page(self, text, name="p.md"):
+        write(self.root, "Documentation/findings/" + name, text)
+        return "Documentation/findings/" + name
+
+    def run_main(self, *args):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = findings.main(["--root", self.root, *args])
+        return rc, out.getvalue(), err.getvalue()
+
+    def tables(self):
+        return findings.Tables(self.root)
+
+
+class GeneratorTest(Fixture):
+    def test_icount_takes_the_newest_record_that_holds_the_trials(self):
+        self.record("compare", "old", {"trials.csv": TRIALS.replace("2.900", "1.900")})
+        self.record("compare", "new", {"trials.csv": TRIALS})
+        self.record("compare", "newest", {"trials.csv": TRIALS.replace(",64,", ",16,")})
+        out = self.tables().icount("full", "64", "255")
+        self.assertEqual(out[2], "| 6.1 | 64 | not measured | | | |")
+        self.assertEqual(out[4], "| 7.3 | 64 | 0.351 | 2.930 | **×8.35** | 2, 2 |")
+        self.assertEqual(out[5], "| 7.3 | 255 | not measured | | | |")
+        self.assertIn("[7.3/20261205-100200-new](../../records/7.3/compare/20261205-100200-new/)", out[-1])
+        self.assertIn("Command: `the command`", out[-1])
+
+    def test_mt_cases_with_roles(self):
+        self.record("mt", "series", {"summary.json": MT, "mt.log": "log\n"}, clock="native")
+        out = self.tables().mt("series", "series", "exhausted:64", "storm:0:64+churner", "handoff:64")
+        self.assertEqual(out[0], "| case | 7.3: base → series, ns |")
+        self.assertEqual(out[2], "| exhausted:64 | 256.1 → 5.5 (**×0.021**) |")
+        self.assertEqual(out[3], "| storm:0:64 churner | 80.0 → 92.0 (**×1.15**) |")
+        self.assertEqual(out[4], "| handoff:64 | - |")
+        self.assertIn("Medians of 9 interleaved repetitions", out[6])
+
+    def test_compare_is_stats_table(self):
+        self.record("compare", "speed", {"trials.csv": TRIALS}, base="6.1")
+        out = self.tables().compare("6.1", "speed", "full")
+        self.assertEqual(out[0], "| benchmark | possible CPUs | base | series | series vs base |")
+        self.assertTrue(out[2].startswith("| full | 64 | 0.351 ± 0.001 M/s | 2.930 ± 0.042 M/s | +734.8%"))
+        with self.assertRaisesRegex(findings.Error, "no compare record of 6.1 named slow"):
+            self.tables().compare("6.1", "slow")
+
+    def test_regress_prefers_a_whole_run(self):
+        suite = {"suite": "test_progs", "wall": 60, "tests": [{"name": "a", "result": "OK"}, {"name": "b", "result": "SKIP"}]}
+        broken = dict(suite, tests=[{"name": "a", "result": "FAIL"}, {"name": "b", "result": "SKIP"}])
+        self.record("regress", "regress", {"base/test_progs.json": suite, "series/test_progs.json": suite},
+                    clock="none", params={"allow": ""})
+        self.record("regress", "regress", {"base/test_progs.json": suite, "series/test_progs.json": broken},
+                    clock="none", params={"allow": "a"})
+        out = self.tables().regress()
+        self.assertEqual(out[2], "| 6.1 | not measured | | | | |")
+        self.assertEqual(out[3], "| 7.3 | every test | test_progs | 1, 1, 0 | 1, 1, 0 | **0** |")
+
+
+class PageTest(Fixture):
+    def setUp(self):
+        super().setUp()
+        self.record("mt", "series", {"summary.json": MT, "mt.log": "log\n"}, clock="native")
+        self.text = ("# A claim\n\nProse.\n\n<!-- table: mt series series exhausted:64 (make findings) -->\n"
+                     "<!-- end of table -->\n\nMore prose.\n")
+
+    def test_write_then_check(self):
+        page = self.page(self.text)
+        self.assertEqual(self.run_main("--check")[0], 1)
+        self.assertEqual(self.run_main()[0], 0)
+        rc, out, _ = self.run_main("--check")
+        self.assertEqual((rc, out), (0, ""))
+        with open(os.path.join(self.root, page)) as f:
+            text = f.read()
+        self.assertTrue(text.startswith(self.text.split("<!-- end")[0] + "| case | 7.3: base → series, ns |\n"))
+        self.assertTrue(text.endswith("<!-- end of table -->\n\nMore prose.\n"))
+        write(self.root, page, text.replace("Prose.", "Prose, reworded."))
+        self.assertEqual(self.run_main("--check")[0], 0)
+        write(self.root, page, text.replace("**×0.021**", "**×0.021** (hand-made)"))
+        rc, out, _ = self.run_main("--check")
+        self.assertEqual((rc, out), (1, "Documentation/findings/p.md:5: the table 'mt series series exhausted:64' "
+                                        "is not what the records give\n"))
+
+    def test_bad_markers(self):
+        cases = [("<!-- table: mt series series exhausted:64 (make findings) -->\n", "p.md:1: a table without its"),
+                 ("<!-- table: guess (make findings) -->\n<!-- end of table -->\n", "p.md:1: no generator guess"),
+                 ("<!-- table: mt series (make findings) -->\n<!-- end of table -->\n", "p.md:1: mt series: wrong "
+                                                                                        "arguments"),
+                 ("<!-- table: htab-mem 7.3 (make findings) -->\n<!-- end of table -->\n", "p.md:1: no htab-mem "
+                                                                                           "record of 7.3"),
+                 ("<!-- table: mt series -->\n", "p.md:1: expected '<!-- table: GENERATOR")]
+        for text, message in cases:
+            self.page(text)
+            rc, _, err = self.run_main("--check")
+            self.assertEqual(rc, 1, text)
+            self.assertIn("error: Documentation/findings/" + message, err)
+
+
+if __name__ == "__main__":
+    unittest.main()
