@@ -221,7 +221,7 @@ def parse(suite, output, denied_file, wall, console=None):
     for name in deny:
         if name not in tests and not any(c in name for c in "*?["):
             put(name, "DENIED")
-    # One test a line: the records are kept in git (Documentation/results) and diffed there.
+    # One test a line: the records are kept in git (records/<base>/regress/) and diffed there.
     found = [x for x in (splats(console) if console else []) if not (x["test"] and denied(x["test"]))]
     print('{"suite": %s, "wall": %d, "splats": [' % (json.dumps(suite), int(wall)))
     print(",\n".join(json.dumps(x) for x in found))

@@ -2,7 +2,7 @@
 """Unit tests of regress_results.py (make regress): parsing the suites' output, and the diff.
 
 Plant of test_record_keeps_a_base_recorded_in_place: the record removes DOC/LABEL before it
-copies (what regress.sh did: `-B Documentation/results/regress-6.1/base -R` deleted the base):
+copies (what regress.sh did: `-B <the recorded base> -R` deleted the base, when -R recorded in place):
   sed -i 's/^        staged = dest + ".new"$/        shutil.rmtree(dest, ignore_errors=True); staged = dest + ".new"/' regress_results.py
 """
 import contextlib
@@ -326,7 +326,7 @@ class Results(unittest.TestCase):
 
 
     def test_record_keeps_a_base_recorded_in_place(self):
-        # make regress -B Documentation/results/regress-<base>/base -R: the base's directory is
+        # make regress -B <recorded base> -R, when -R wrote in place: the base's directory is
         # the one the record writes; it must survive, and the series' raw output stay behind.
         with tempfile.TemporaryDirectory() as tmp:
             doc = os.path.join(tmp, "doc")

@@ -2,15 +2,23 @@
 """Spread of repeated trials in make compare's trials.csv files: for each clock, variant, possible
 CPU count and benchmark with more than one trial, max/min - 1; prints its median, 90th percentile
 and maximum per clock.
-    scripts/compare/spread.py Documentation/results/*/trials.csv
+    scripts/compare/spread.py [-x GLOB] records/*/compare/*/trials.csv
+    -x GLOB   leave out the benchmarks whose name matches GLOB (e.g. 'rhash-*')
 """
 import collections
 import csv
+import fnmatch
 import sys
 
+args = sys.argv[1:]
+exclude = None
+if args[:1] == ["-x"] and len(args) > 1:
+    exclude, args = args[1], args[2:]
 groups = collections.defaultdict(list)
-for path in sys.argv[1:]:
+for path in args:
     for row in csv.DictReader(open(path)):
+        if exclude and fnmatch.fnmatch(row["benchmark"], exclude):
+            continue
         key = (path, row["clock"], row["variant"], row["possible_cpus"], row["benchmark"])
         groups[key].append(float(row["value"]))
 for clock in sorted({k[1] for k in groups}):
