@@ -1,0 +1,33 @@
+#!/bin/bash
+# README's evidence table follows the records: in a scratch copy of the lab, a record's data
+# changed (a trial of the series in a compare record; an evidence record's exit status) changes
+# its cell, and only its cell.
+# Plant: make matrix printing the README's own table back instead of the one the records give.
+# Plant command: sed -i 's/^        table = m.table()$/        table = split_readme(open(os.path.join(args.root, args.readme)).read(), args.readme)[1]/' scripts/matrix.py
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+matrix_follows_records() {
+	local copy=$scratch/lab before after compare evidence changed
+	mkdir -p "$copy"
+	(cd "$LAB_ROOT" && cp -r README.md config scripts patches records Documentation "$copy/")
+	before=$(env -u LAB_RECORDS "$copy/scripts/matrix.py" --print) || return 1
+	# the newest 7.3 compare record with icount trials of the full map at 64 possible CPUs: its
+	# series' trials halved; and the newest 7.3 checkpatch record failed
+	compare=$(grep -l '^icount,series,[0-9]*,64,hashmap,full-update-full,' "$copy"/records/7.3/compare/*/trials.csv | tail -n1)
+	evidence=$(find "$copy"/records/7.3/evidence -maxdepth 1 -name "*-checkpatch" | sort | tail -n1)
+	[[ -n $compare && -n $evidence ]] || { echo "no 7.3 record of the full map at 64 possible CPUs, or of checkpatch"; return 1; }
+	awk -F, -v OFS=, '$1 == "icount" && $2 == "series" && $4 == 64 && $6 == "full-update-full" { $7 /= 2 } 1' \
+		"$compare" >"$compare.new" && mv "$compare.new" "$compare"
+	sed -i 's/^ "status": 0,$/ "status": 1,/' "$evidence/meta.json"
+	after=$(env -u LAB_RECORDS "$copy/scripts/matrix.py" --print) || return 1
+	changed=$(diff <(echo "$before") <(echo "$after") | grep -c '^>' || true)
+	diff <(echo "$before") <(echo "$after") | grep "^>" | grep -o "| [^|]*|$" || true
+	grep -q '^| 8\. .*| ×5\.[0-9]*, [0-9a-f]*, \[compare/[^|]*|$' <<<"$after" ||
+		{ echo "row 8's 7.3 cell did not follow its record (the series' trials halved)"; return 1; }
+	grep -q '^| 2\. .*| ✗ (exit 1), [0-9a-f]*, \[evidence/[^|]*-checkpatch\][^|]*|$' <<<"$after" ||
+		{ echo "row 2's 7.3 cell did not follow its record (exit status 1)"; return 1; }
+	((changed == 2)) || { echo "$changed rows changed, expected 2"; return 1; }
+}
+
+run_test matrix_follows_records "$@"
