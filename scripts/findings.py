@@ -18,8 +18,10 @@ the newest record of its kind that holds what it shows (scripts/records.py). The
 
   icount BENCHMARK POSSIBLE...     per base and possible CPU count: base and series means of
                                    BENCHMARK under the icount clock (make compare), series/base
-  compare BASE NAME [BENCHMARK...] make compare's table (scripts/compare/stats.py) of the newest
-                                   compare record of BASE named NAME, these benchmarks only
+  compare BASE NAME[,NAME...] [BENCHMARK...]
+                                   make compare's table (scripts/compare/stats.py) of the trials of
+                                   the newest compare record of BASE named NAME (of each NAME), these
+                                   benchmarks only
   mt NAME VERSION CASE...          the native harness (run.sh mt): per case and base, the median ns
                                    of base and of VERSION in the newest mt record named NAME, ratio
                                    ('+' in a CASE stands for a space: storm:0:64+stormer)
@@ -109,14 +111,14 @@ class Tables:
                     len(b), len(s)))
         return out + ["", self.source(used)]
 
-    def compare(self, base, name, *benchs):
-        r = self.newest(base, "compare", name)
-        if r is None:
-            raise Error("no compare record of %s named %s" % (base, name))
-        rows = [t for t in self.trials(r) if not benchs or t["benchmark"] in benchs]
+    def compare(self, base, names, *benchs):
+        used = [self.newest(base, "compare", name) for name in names.split(",")]
+        if None in used:
+            raise Error("no compare record of %s named %s" % (base, names.split(",")[used.index(None)]))
+        rows = [t for r in used for t in self.trials(r) if not benchs or t["benchmark"] in benchs]
         if not rows:
-            raise Error("%s: no trials of %s" % (r, " ".join(benchs)))
-        return stats.table(rows, headings=False).strip("\n").splitlines() + ["", self.source([r])]
+            raise Error("%s: no trials of %s" % (names, " ".join(benchs)))
+        return stats.table(rows, headings=False).strip("\n").splitlines() + ["", self.source(used)]
 
     def mt(self, name, version, *cases):
         if not cases:
