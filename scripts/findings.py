@@ -279,8 +279,15 @@ def pages(root):
     return found + [p for p in OTHER_PAGES if os.path.isfile(os.path.join(root, p))]
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, whose error is one line (and exit status 2), as every lab command's."""
+
+    def error(self, message):
+        self.exit(2, "%s: error: %s (%s -h)\n" % (self.prog, message, self.prog))
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", action="store_true", help="exit 1 when a table is not what the records give")
     ap.add_argument("--print", metavar="PAGE", help="print one page as it would be written")
     ap.add_argument("--root", default=LAB_ROOT, help=argparse.SUPPRESS)

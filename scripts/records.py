@@ -455,8 +455,15 @@ def find(root, spec, lab_root=LAB_ROOT):
     raise Error("%s: no such record (BASE/KIND/ID, or its directory; records.py list)" % spec)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, whose error is one line (and exit status 2), as every lab command's."""
+
+    def error(self, message):
+        self.exit(2, "%s: error: %s (%s -h)\n" % (self.prog, message, self.prog))
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="records.py", description=__doc__,
+    ap = OneLineParser(prog="records.py", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="verb", required=True)
     w = sub.add_parser("write", help="a new record of a tool's outputs (tools only)")
