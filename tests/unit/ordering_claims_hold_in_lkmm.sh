@@ -3,10 +3,10 @@
 # answers Never for every litmus test of tools/testing/pcpu_freelist/litmus/ and Sometimes for every
 # plant in its plants/. Skips when the base's tools/memory-model is not in the cache (make base) or
 # herd7 cannot be fetched into it.
-# Plant: a real test with its barrier removed (pcpu_freelist_set_hint() without smp_mb__after_atomic()).
-# Plant command: sed -i '/^P0/,/^}/{/smp_mb__after_atomic/d}' tools/testing/pcpu_freelist/litmus/SB+sethint+clearsummary.litmus
+# Plant: a real test with its lock removed (pcpu_freelist_age() clearing the bit and the count unlocked).
+# Plant command: sed -i '/^P1/,/^}/{/spin_lock(lck);/d;/spin_unlock(lck);/d}' tools/testing/pcpu_freelist/litmus/LockedRecheck+counterpush+counterage.litmus
 # Plant: a plant's expected verdict swapped: moved among the tests, its Result line saying Never.
-# Plant command: cd tools/testing/pcpu_freelist/litmus && mv plants/MP+push+pop-noacquire.litmus . && sed -i 's/Result: Sometimes/Result: Never/' MP+push+pop-noacquire.litmus
+# Plant command: cd tools/testing/pcpu_freelist/litmus && mv plants/MP+counterpush+counterage+counterpop-noacquire.litmus . && sed -i 's/Result: Sometimes/Result: Never/' MP+counterpush+counterage+counterpop-noacquire.litmus
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
