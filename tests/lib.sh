@@ -1,16 +1,18 @@
-# What every test of tests/<tier>/ shares: KTAP output and kselftest's exit codes, a scratch
-# directory, and the lab's facts (scripts/lib.sh, for the base in BASE). Source it; do not run it.
-# A test is one executable: it defines a function and ends with `run_test FUNCTION "$@"`, which
-# prints "TAP version 13", the plan "1..1", the function's output as "# " lines and
-# "ok 1 NAME", "not ok 1 NAME" or "ok 1 NAME # SKIP reason"; it exits 0, 1 or 4 (skip).
-# A test of several cases calls ktap_plan N, then ktap_ok / ktap_not_ok / ktap_skip, ktap_finish.
+# What every test of tests/<tier>/ shares: KTAP output and kselftest's exit codes (tests/ktap.sh),
+# a scratch directory, and the lab's facts (scripts/lib.sh, for the base in BASE). Source it; do
+# not run it. A test is one executable: it defines a function and ends with
+# `run_test FUNCTION "$@"`, which prints "TAP version 13", the plan "1..1", the function's output
+# as "# " lines and "ok 1 NAME", "not ok 1 NAME" or "ok 1 NAME # SKIP reason"; it exits 0, 1 or 4
+# (skip). A test of several cases calls ktap_plan N, then ktap_ok / ktap_not_ok / ktap_skip,
+# ktap_finish.
 # shellcheck shell=bash
 set -euo pipefail
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+# shellcheck source=ktap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/ktap.sh"
 
 S=$LAB_ROOT/scripts
-KSFT_PASS=0 KSFT_FAIL=1 KSFT_SKIP=4
 
 # The scratch directory: the runner's (LAB_TEST_SCRATCH, removed by the runner), or one of the
 # test's own, removed when it exits.
@@ -23,34 +25,6 @@ else
 	trap "remove_scratch '$scratch'" EXIT
 fi
 skip_file=$scratch/.skip-reason
-
-# KTAP, one level.
-ktap_n=0 ktap_failed=0 ktap_skipped=0
-ktap_plan() {
-	echo "TAP version 13"
-	echo "1..$1"
-}
-ktap_ok() {
-	ktap_n=$((ktap_n + 1))
-	echo "ok $ktap_n $*"
-}
-ktap_not_ok() {
-	ktap_n=$((ktap_n + 1))
-	ktap_failed=$((ktap_failed + 1))
-	echo "not ok $ktap_n $*"
-}
-ktap_skip() {
-	ktap_n=$((ktap_n + 1))
-	ktap_skipped=$((ktap_skipped + 1))
-	echo "ok $ktap_n $1 # SKIP ${*:2}"
-}
-# ktap_finish: the totals as a diagnostic line, and kselftest's exit code.
-ktap_finish() {
-	echo "# Totals: pass:$((ktap_n - ktap_failed - ktap_skipped)) fail:$ktap_failed skip:$ktap_skipped"
-	((ktap_failed == 0)) || exit "$KSFT_FAIL"
-	((ktap_n > ktap_skipped)) || exit "$KSFT_SKIP"
-	exit "$KSFT_PASS"
-}
 
 # run_test FUNCTION [ARG...]: the test of one case. FUNCTION fails by returning non-zero (errexit
 # is on inside it) and skips with `skip REASON`.

@@ -14,12 +14,12 @@
 # - report_final() prints no Summary line, or not the hits_drops one that run_common.sh parses
 #   (full-update-no-summary).
 set -euo pipefail
-# shellcheck source-path=SCRIPTDIR source=ktap.sh
-. "$(dirname "$0")/ktap.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 b=bpf-hashmap-full-update
-bad_option "invalid --mode 'bogus'" $b --mode bogus
-bad_option "invalid --mode ''" $b --mode ""
+bench_rejects "invalid --mode 'bogus'" $b --mode bogus
+bench_rejects "invalid --mode ''" $b --mode ""
 # Upstream bench (6.12, 7.3) parses the command line with the options of every benchmark, and a
 # value that the first option of the name rejects (the bloom filter's --nr_entries: below 1 or
 # above UINT_MAX) stops there, with that benchmark's message and argp's usage, exit status 64.
@@ -32,22 +32,22 @@ if [[ $probe == *"is not an option of benchmark"* ]]; then
 fi
 for v in 0 -1 abc 99999999999; do
 	if ((per_benchmark_options)); then
-		bad_option "invalid --nr_entries '$v'" $b --nr_entries "$v"
+		bench_rejects "invalid --nr_entries '$v'" $b --nr_entries "$v"
 	else
-		rejected 64 "Invalid nr_entries count." $b --nr_entries "$v"
+		bench_rejects_with 64 "Invalid nr_entries count." $b --nr_entries "$v"
 	fi
 done
-bad_option "invalid --nr_entries '12x'" $b --nr_entries 12x
-bad_option "invalid --nr_entries '20000000'" $b --nr_entries 20000000
-bad_option "invalid --nr_loops '0'" $b --nr_loops 0
-bad_option "invalid --nr_loops '8388609'" $b --nr_loops 8388609
+bench_rejects "invalid --nr_entries '12x'" $b --nr_entries 12x
+bench_rejects "invalid --nr_entries '20000000'" $b --nr_entries 20000000
+bench_rejects "invalid --nr_loops '0'" $b --nr_loops 0
+bench_rejects "invalid --nr_loops '8388609'" $b --nr_loops 8388609
 
 help=$("$BENCH" --help 2>&1)
 for opt in --mode --nr_entries --nr_loops; do
 	if grep -q -- "$opt=" <<<"$help"; then
-		ok "--help lists $opt"
+		ktap_ok "--help lists $opt"
 	else
-		not_ok "--help lists $opt"
+		ktap_not_ok "--help lists $opt"
 	fi
 done
 
@@ -78,22 +78,22 @@ outcomes_match() {
 run() {
 	local mode=$1 expect=$2 out outcomes
 	if [[ $(id -u) != 0 ]]; then
-		skip "$mode mode" "needs root"
+		ktap_skip "$mode mode" "needs root"
 		return
 	fi
 	out=$(timeout 60 "$BENCH" -w1 -d1 -p2 $b --mode "$mode" --nr_entries 128 --nr_loops 1000 2>&1) || true
 	outcomes=$(grep '^Outcomes' <<<"$out" || true)
 	if [[ -z $outcomes ]]; then
-		not_ok "$mode mode: no outcomes"
-		comment "$out"
+		ktap_not_ok "$mode mode: no outcomes"
+		ktap_comment "$out"
 	elif grep -q WARNING <<<"$out"; then
-		not_ok "$mode mode: $(grep WARNING <<<"$out")"
+		ktap_not_ok "$mode mode: $(grep WARNING <<<"$out")"
 	elif [[ $outcomes != *" 128 entries, "* ]] || ! outcomes_match "$expect" "$outcomes"; then
-		not_ok "$mode mode: unexpected outcomes: $outcomes"
+		ktap_not_ok "$mode mode: unexpected outcomes: $outcomes"
 	elif ! tail -n1 <<<"$out" | grep -qE '^Summary: hits +[0-9.]+ ± [0-9.]+M/s'; then
-		not_ok "$mode mode: bad summary line: $(tail -n1 <<<"$out")"
+		ktap_not_ok "$mode mode: bad summary line: $(tail -n1 <<<"$out")"
 	else
-		ok "$mode mode: $outcomes"
+		ktap_ok "$mode mode: $outcomes"
 	fi
 }
 run full -E2BIG

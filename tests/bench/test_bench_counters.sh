@@ -13,10 +13,10 @@
 # Fails when (a plant, lab/plants/NAME.patch on the series, shows it) counters_sum_reset() reads
 # only the first slot, so that the second producer's hits are lost (counters-first-slot-only).
 set -euo pipefail
-# shellcheck source-path=SCRIPTDIR source=ktap.sh
-. "$(dirname "$0")/ktap.sh"
-need_root
-need_cmd strace
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+ktap_require_root
+ktap_require_cmd strace
 if (($(nproc) < 2)); then
 	ktap_skip_all "needs two CPUs"
 fi
@@ -35,21 +35,21 @@ for b in trig-base trig-rawtp; do
 		n += rate * 1e6 * (1 + delta / 1e6)
 	} END { printf "%.0f\n", n }' <<<"$out")
 	if [[ -z $calls || $hits == 0 ]]; then
-		not_ok "$b: no count (strace: '${calls:-}', bench: $hits)"
-		comment "$out"
+		ktap_not_ok "$b: no count (strace: '${calls:-}', bench: $hits)"
+		ktap_comment "$out"
 		continue
 	fi
 	# bench prints rates in M/s with three decimals, 500 hits either way per interval
 	if ((calls < 50000)); then
-		skip "$b" "only $calls getpgid calls: too few to compare with rates printed to 0.001M/s"
+		ktap_skip "$b" "only $calls getpgid calls: too few to compare with rates printed to 0.001M/s"
 		continue
 	fi
 	ratio=$(awk -v h="$hits" -v c="$calls" 'BEGIN { printf "%.3f", h / c }')
 	if awk -v r="$ratio" 'BEGIN { exit !(r >= 0.9 && r <= 1.1) }'; then
-		ok "$b: bench counted $hits hits, strace $calls getpgid calls (ratio $ratio)"
+		ktap_ok "$b: bench counted $hits hits, strace $calls getpgid calls (ratio $ratio)"
 	else
-		not_ok "$b: bench counted $hits hits, strace $calls getpgid calls (ratio $ratio, expected 0.9 to 1.1)"
-		comment "$(grep -E '^(Iter|Summary)' <<<"$out")"
+		ktap_not_ok "$b: bench counted $hits hits, strace $calls getpgid calls (ratio $ratio, expected 0.9 to 1.1)"
+		ktap_comment "$(grep -E '^(Iter|Summary)' <<<"$out")"
 	fi
 done
 

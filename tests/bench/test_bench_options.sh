@@ -13,19 +13,19 @@
 #   --nr_entries goes to the bloom filter's and the full-update map keeps its default size
 #   (options-first-declarer).
 set -euo pipefail
-# shellcheck source-path=SCRIPTDIR source=ktap.sh
-. "$(dirname "$0")/ktap.sh"
-need_root
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+ktap_require_root
 
 not_yours="is not an option of benchmark"
-bad_option "option --nr_hash_funcs $not_yours 'bpf-hashmap-full-update'" \
+bench_rejects "option --nr_hash_funcs $not_yours 'bpf-hashmap-full-update'" \
 	bpf-hashmap-full-update --nr_hash_funcs 3
-bad_option "option --use-case $not_yours 'bpf-hashmap-full-update'" \
+bench_rejects "option --use-case $not_yours 'bpf-hashmap-full-update'" \
 	bpf-hashmap-full-update --use-case overwrite
-bad_option "option --nr_entries $not_yours 'trig-base'" trig-base --nr_entries 5000
-bad_option "option --nr_entries $not_yours 'bpf-loop'" --nr_entries 10 bpf-loop
-bad_option "option --mode $not_yours 'bloom-lookup'" bloom-lookup --mode full
-bad_option "option --value-size $not_yours 'bloom-lookup'" bloom-lookup --value-size 8
+bench_rejects "option --nr_entries $not_yours 'trig-base'" trig-base --nr_entries 5000
+bench_rejects "option --nr_entries $not_yours 'bpf-loop'" --nr_entries 10 bpf-loop
+bench_rejects "option --mode $not_yours 'bloom-lookup'" bloom-lookup --mode full
+bench_rejects "option --value-size $not_yours 'bloom-lookup'" bloom-lookup --value-size 8
 
 # parse_only BENCH-ARGS...: the options are accepted (the benchmark is set up; whether it can run
 # on this kernel does not matter here)
@@ -33,10 +33,10 @@ parse_only() {
 	local out rc=0
 	out=$(timeout 60 "$BENCH" -w1 -d1 "$@" 2>&1) || rc=$?
 	if grep -q "$not_yours" <<<"$out" || ! grep -q "^Setting up benchmark '$1'" <<<"$out"; then
-		not_ok "bench $*: options not accepted (exit status $rc)"
-		comment "$out"
+		ktap_not_ok "bench $*: options not accepted (exit status $rc)"
+		ktap_comment "$out"
 	else
-		ok "bench $*: options accepted"
+		ktap_ok "bench $*: options accepted"
 	fi
 }
 parse_only bloom-lookup --nr_entries 5000 --value_size 8 --nr_hash_funcs 3
@@ -51,10 +51,10 @@ map_size() {
 	out=$(timeout 60 "$BENCH" -w1 -d1 -p1 "$@" 2>&1) || true
 	outcomes=$(grep '^Outcomes' <<<"$out" || true)
 	if [[ $outcomes == *"full mode, 5000 entries,"* ]]; then
-		ok "--nr_entries 5000 $where the benchmark name: $outcomes"
+		ktap_ok "--nr_entries 5000 $where the benchmark name: $outcomes"
 	else
-		not_ok "--nr_entries 5000 $where the benchmark name: map size not 5000"
-		comment "$out"
+		ktap_not_ok "--nr_entries 5000 $where the benchmark name: map size not 5000"
+		ktap_comment "$out"
 	fi
 }
 map_size after bpf-hashmap-full-update --nr_entries 5000

@@ -19,7 +19,7 @@ check_runner_ktap() {
 	trap "{ pgrep -f '$marker' | xargs -r -n1 pkill -P; pkill -f '$marker'; } >/dev/null 2>&1 || true" EXIT
 	mkdir -p "$lab/tests/unit"
 	cp -a "$LAB_ROOT/scripts" "$LAB_ROOT/config" "$lab/"
-	cp "$LAB_ROOT/tests/lib.sh" "$lab/tests/"
+	cp "$LAB_ROOT/tests/lib.sh" "$LAB_ROOT/tests/ktap.sh" "$lab/tests/"
 	echo timeout=3 >"$lab/tests/unit/settings"
 	stand_in() {
 		# shellcheck disable=SC2016 # the stand-in test's own $0

@@ -5,7 +5,7 @@
 # its reaper killed before it ends (it must still exit 0).
 # Plant: htab-mem without its cleanup on SIGTERM (the series' htab-mem patch with the signal
 # handler removed), or its reaper left in the benchmark's process group (no setpgid()), or
-# scripts/test-htab-mem.sh's mount check dropped: a cgroup is left behind; or the reaper told
+# tests/bench/test_bench_htab_mem.sh's mount check dropped: a cgroup is left behind; or the reaper told
 # with write() on a pipe (lab/plants/htab-mem-reaper-write.patch): exit 141 once it is gone.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -13,7 +13,7 @@
 vm_htab_mem_leaves_nothing_behind() {
 	local bench_dir
 	bench_dir=$(bench_dir)
-	VM_TEST_TIMEOUT=600 vm -c 2 -- "unshare -m --propagation private $S/test-htab-mem.sh -b $bench_dir"
+	VM_TEST_TIMEOUT=600 vm -c 2 -- "BENCH=$bench_dir/bench unshare -m --propagation private $bench_tests/test_bench_htab_mem.sh"
 }
 
 run_test vm_htab_mem_leaves_nothing_behind "$@"

@@ -2,33 +2,20 @@
 # Tests of the selftests `bench htab-mem` (6.1's patch 0011): its option errors, the outcomes and the
 # memory it reports in each use case, and that nothing it changes in the cgroup hierarchy or the
 # mounts outlives it, however it ends (normal exit, SIGTERM, SIGKILL to it or to its process group, SIGPIPE from `| head -1`,
-# no cgroup2 mount to start with, a reaper killed before the benchmark ends). TAP output, exit 1 when a test fails.
-#   scripts/test-htab-mem.sh -b BENCH_DIR [TEST...]     (TEST: options, outcomes, sigterm, kill9, killgroup,
-#                                                          head, nomount, noreaper; default: all)
-# All but `options` need root and a cgroup2 hierarchy with the memory controller (the lab VM):
-# run them under `unshare -m`; `nomount` unmounts cgroup2 only in a mount namespace of its own.
+# no cgroup2 mount to start with, a reaper killed before the benchmark ends).
+#   BENCH=path/to/bench tests/bench/test_bench_htab_mem.sh [TEST...]
+#     (TEST: options, outcomes, sigterm, kill9, killgroup, head, nomount, noreaper; default: all)
+# All but `options` need root and a cgroup2 hierarchy with the memory controller (the lab VM;
+# skipped without them): run them under `unshare -m`; `nomount` unmounts cgroup2 only in a mount
+# namespace of its own.
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-bench_dir=''
-while getopts :b: opt; do
-	case $opt in
-	b) bench_dir=$OPTARG ;;
-	*) bad_option "$opt" "$OPTARG" "usage: test-htab-mem.sh -b BENCH_DIR [TEST...]" ;;
-	esac
-done
-shift $((OPTIND - 1))
-[[ -x $bench_dir/bench ]] || die "no bench in '$bench_dir'"
-bench=$bench_dir/bench
+bench=$BENCH
 cg=/sys/fs/cgroup
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/htab-mem-test.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
-
-# ok, not_ok, tap_done: the bench tests' TAP helpers (they print the TAP header)
-# shellcheck disable=SC2034 # read by tap.sh
-BENCH=$bench
-# shellcheck source=../tests/bench/tap.sh
-. "$LAB_ROOT/tests/bench/tap.sh"
 
 # What the benchmark could leave behind: this namespace's mounts, the cgroup directories, and the
 # cgroup files it may write (subtree_control of every cgroup, the root's limits).
@@ -54,38 +41,25 @@ nothing_left() {
 		sleep 0.2
 	done
 	if [[ $(snapshot) == "$before" ]]; then
-		ok "$name: nothing left behind"
+		ktap_ok "$name: nothing left behind"
 	else
-		not_ok "$name: left behind:"
+		ktap_not_ok "$name: left behind:"
 		diff <(echo "$before") <(snapshot) | sed 's/^/#   /' || true
 	fi
 }
 
-bad_option() {
-	local want=$1 err rc=0
-	shift
-	err=$("$bench" htab-mem "$@" 2>&1 >/dev/null) || rc=$?
-	if ((rc == 0)); then
-		not_ok "options: htab-mem $*: exit status 0"
-	elif [[ $(wc -l <<<"$err") != 1 || $err != *"$want"* ]]; then
-		not_ok "options: htab-mem $*: expected one line about '$want', got: $err"
-	else
-		ok "options: htab-mem $* -> $err"
-	fi
-}
-
 test_options() {
-	bad_option "valid ones are overwrite, batch_add_batch_del, add_del_on_diff_cpu" --use-case bogus
-	bad_option "invalid --use-case ''" --use-case ""
-	bad_option "invalid --value-size '0'" --value-size 0
-	bad_option "invalid --value-size '4097'" --value-size 4097
-	bad_option "invalid --value-size '8k'" --value-size 8k
-	bad_option "invalid --max-entries '0'" --max-entries 0
-	bad_option "invalid --max-entries '-1'" --max-entries -1
-	bad_option "invalid --pairing 'spin'" --pairing spin
-	bad_option "--max-entries 64 is too small: 2 producers use 128 keys" -p2 --max-entries 64
-	bad_option "needs an even number of producers" -p3 --use-case add_del_on_diff_cpu
-	bad_option "at most 256 producers" -p258 --use-case add_del_on_diff_cpu --max-entries 100000
+	bench_rejects "valid ones are overwrite, batch_add_batch_del, add_del_on_diff_cpu" htab-mem --use-case bogus
+	bench_rejects "invalid --use-case ''" htab-mem --use-case ""
+	bench_rejects "invalid --value-size '0'" htab-mem --value-size 0
+	bench_rejects "invalid --value-size '4097'" htab-mem --value-size 4097
+	bench_rejects "invalid --value-size '8k'" htab-mem --value-size 8k
+	bench_rejects "invalid --max-entries '0'" htab-mem --max-entries 0
+	bench_rejects "invalid --max-entries '-1'" htab-mem --max-entries -1
+	bench_rejects "invalid --pairing 'spin'" htab-mem --pairing spin
+	bench_rejects "--max-entries 64 is too small: 2 producers use 128 keys" htab-mem -p2 --max-entries 64
+	bench_rejects "needs an even number of producers" htab-mem -p3 --use-case add_del_on_diff_cpu
+	bench_rejects "at most 256 producers" htab-mem -p258 --use-case add_del_on_diff_cpu --max-entries 100000
 }
 
 # field REGEX TEXT: the first group of the first line of TEXT that matches
@@ -104,31 +78,31 @@ test_outcomes() {
 			[[ $use_case != */turn ]] || opt+=(--pairing turn)
 			out=$("$bench" -w1 -d2 -p2 htab-mem --use-case "${use_case%/turn}" "${opt[@]}" 2>&1) || true
 			if ! grep -qE '^Summary: per-prod-op +[0-9.]+ ± +[0-9.]+k/s, memory usage +[0-9.]+ ± +[0-9.]+MiB, peak memory usage +[0-9.]+MiB, map growth +[0-9.]+ ± +[0-9.]+MiB, peak map growth +[0-9.]+MiB$' <<<"$out"; then
-				not_ok "outcomes: $use_case $flavour: no Summary line"
+				ktap_not_ok "outcomes: $use_case $flavour: no Summary line"
 				echo "${out//$'\n'/$'\n'#   }"
 				continue
 			fi
 			if grep -q '^WARNING' <<<"$out" || ! grep -q '^Outcomes' <<<"$out"; then
-				not_ok "outcomes: $use_case $flavour: unexpected outcomes"
+				ktap_not_ok "outcomes: $use_case $flavour: unexpected outcomes"
 				grep -E '^(Outcomes|WARNING)' <<<"$out" | sed 's/^/#   /'
 				continue
 			fi
-			ok "outcomes: $use_case $flavour: $(grep '^Summary' <<<"$out")"
+			ktap_ok "outcomes: $use_case $flavour: $(grep '^Summary' <<<"$out")"
 			# upstream's figure, the benchmark's cgroup, holds the map's cgroup
 			usage=$(field 'memory usage +([0-9.]+) ±' "$out")
 			growth=$(field 'map growth +([0-9.]+) ±' "$out")
 			if awk -v u="$usage" -v g="$growth" 'BEGIN { exit !(u >= g) }'; then
-				ok "outcomes: $use_case $flavour: memory usage $usage MiB holds the map's $growth MiB"
+				ktap_ok "outcomes: $use_case $flavour: memory usage $usage MiB holds the map's $growth MiB"
 			else
-				not_ok "outcomes: $use_case $flavour: memory usage $usage MiB is less than the map's growth $growth MiB"
+				ktap_not_ok "outcomes: $use_case $flavour: memory usage $usage MiB is less than the map's growth $growth MiB"
 			fi
 			[[ $flavour == prealloc ]] || continue
 			# a preallocated map holds its preallocated size from the start, and no more
 			expected=$(field '^Expected preallocated size: ([0-9.]+)MiB' "$out")
 			if awk -v g="$growth" -v e="$expected" 'BEGIN { exit !(e > 0 && g >= 0.9 * e && g <= 1.1 * e) }'; then
-				ok "outcomes: $use_case prealloc: growth $growth MiB, expected $expected MiB"
+				ktap_ok "outcomes: $use_case prealloc: growth $growth MiB, expected $expected MiB"
 			else
-				not_ok "outcomes: $use_case prealloc: growth $growth MiB is not within 10% of the expected $expected MiB"
+				ktap_not_ok "outcomes: $use_case prealloc: growth $growth MiB is not within 10% of the expected $expected MiB"
 			fi
 		done
 	done
@@ -161,7 +135,7 @@ start_bench() {
 test_sigterm() {
 	local before pid
 	before=$(snapshot)
-	start_bench "$scratch/sigterm.out" --use-case batch_add_batch_del || { not_ok "sigterm: no run"; return; }
+	start_bench "$scratch/sigterm.out" --use-case batch_add_batch_del || { ktap_not_ok "sigterm: no run"; return; }
 	kill -TERM "$pid"
 	wait "$pid" || true
 	nothing_left "SIGTERM" "$before"
@@ -170,11 +144,11 @@ test_sigterm() {
 test_kill9() {
 	local before pid
 	before=$(snapshot)
-	start_bench "$scratch/kill9.out" --use-case add_del_on_diff_cpu || { not_ok "kill9: no run"; return; }
+	start_bench "$scratch/kill9.out" --use-case add_del_on_diff_cpu || { ktap_not_ok "kill9: no run"; return; }
 	if [[ -d $cg/htab_mem.$pid ]]; then
-		ok "kill9: the benchmark runs in $cg/htab_mem.$pid"
+		ktap_ok "kill9: the benchmark runs in $cg/htab_mem.$pid"
 	else
-		not_ok "kill9: no cgroup $cg/htab_mem.$pid while running"
+		ktap_not_ok "kill9: no cgroup $cg/htab_mem.$pid while running"
 	fi
 	kill -KILL "$pid"
 	wait "$pid" || true
@@ -186,7 +160,7 @@ test_kill9() {
 test_killgroup() {
 	local before pid
 	before=$(snapshot)
-	start_bench -g "$scratch/killgroup.out" --use-case add_del_on_diff_cpu || { not_ok "killgroup: no run"; return; }
+	start_bench -g "$scratch/killgroup.out" --use-case add_del_on_diff_cpu || { ktap_not_ok "killgroup: no run"; return; }
 	kill -KILL -- -"$pid"
 	wait "$pid" || true
 	nothing_left "SIGKILL to the process group" "$before"
@@ -200,9 +174,9 @@ test_head() {
 	first=$(stdbuf -oL "$bench" -w1 -d60 -p2 htab-mem --use-case overwrite 2>/dev/null | head -n1; echo "${PIPESTATUS[0]}")
 	status=${first##*$'\n'}
 	if ((status == 128 + 13)); then
-		ok "head: the benchmark died of SIGPIPE after: ${first%%$'\n'*}"
+		ktap_ok "head: the benchmark died of SIGPIPE after: ${first%%$'\n'*}"
 	else
-		not_ok "head: the benchmark exited with $status, expected death by SIGPIPE (141)"
+		ktap_not_ok "head: the benchmark exited with $status, expected death by SIGPIPE (141)"
 	fi
 	nothing_left "| head -1" "$before"
 }
@@ -235,9 +209,9 @@ test_nomount() {
 			exit 1
 		fi
 	' bash "$bench" "$scratch/nomount.out"; then
-		ok "nomount: the benchmark mounted cgroup2 only for itself"
+		ktap_ok "nomount: the benchmark mounted cgroup2 only for itself"
 	else
-		not_ok "nomount: the benchmark's own cgroup2 mount outlived it"
+		ktap_not_ok "nomount: the benchmark's own cgroup2 mount outlived it"
 	fi
 	nothing_left "no cgroup2 mount" "$before"
 }
@@ -248,10 +222,10 @@ test_nomount() {
 test_noreaper() {
 	local before pid reaper status=0 _
 	before=$(snapshot)
-	start_bench -d 10 "$scratch/noreaper.out" --use-case overwrite || { not_ok "noreaper: no run"; return; }
+	start_bench -d 10 "$scratch/noreaper.out" --use-case overwrite || { ktap_not_ok "noreaper: no run"; return; }
 	reaper=$(pgrep -P "$pid" | head -n1 || true)
 	if [[ -z $reaper ]]; then
-		not_ok "noreaper: the run has no reaper"
+		ktap_not_ok "noreaper: the run has no reaper"
 		kill -KILL "$pid" 2>/dev/null || true
 		wait "$pid" || true
 		return
@@ -264,15 +238,15 @@ test_noreaper() {
 		sleep 0.1
 	done
 	if ! [[ $(ps -o stat= -p "$reaper") =~ ^(Z|$) ]]; then
-		not_ok "noreaper: the reaper still ran 5 s after SIGKILL"
+		ktap_not_ok "noreaper: the reaper still ran 5 s after SIGKILL"
 		wait "$pid" || true
 		return
 	fi
 	wait "$pid" || status=$?
 	if ((status == 0)); then
-		ok "noreaper: the benchmark ended normally without its reaper"
+		ktap_ok "noreaper: the benchmark ended normally without its reaper"
 	else
-		not_ok "noreaper: the benchmark exited with $status after its reaper was killed, expected 0$( ((status != 128 + 13)) || echo ' (141: SIGPIPE)')"
+		ktap_not_ok "noreaper: the benchmark exited with $status after its reaper was killed, expected 0$( ((status != 128 + 13)) || echo ' (141: SIGPIPE)')"
 		tail -n3 "$scratch/noreaper.out" | sed 's/^/#   /'
 	fi
 	nothing_left "reaper killed" "$before"
@@ -281,17 +255,17 @@ test_noreaper() {
 all=(options outcomes sigterm kill9 killgroup head nomount noreaper)
 (($#)) || set -- "${all[@]}"
 for t in "$@"; do
-	declare -F "test_$t" >/dev/null || die "no test '$t' (tests: ${all[*]})"
+	declare -F "test_$t" >/dev/null || ktap_bail "no test '$t' (tests: ${all[*]})"
 done
 if [[ $* != options ]]; then
-	((EUID == 0)) || die "these tests need root"
+	ktap_require_root
 	grep -qw memory "$cg/cgroup.controllers" 2>/dev/null ||
-		die "no cgroup2 memory controller at $cg (run them in the lab VM)"
+		ktap_skip_all "no cgroup2 memory controller at $cg (run the tests in the lab VM)"
 	if grep -qw memory "$cg/cgroup.subtree_control"; then
-		echo "# memory is already enabled in $cg/cgroup.subtree_control: its revert is not tested"
+		ktap_comment "memory is already enabled in $cg/cgroup.subtree_control: its revert is not tested"
 	fi
 fi
 for t in "$@"; do
 	"test_$t"
 done
-tap_done
+ktap_finish
