@@ -40,8 +40,7 @@ while getopts :lt:a:b:h opt; do
 	a) allow+=${allow:+,}$OPTARG ;;
 	b) deny+=${deny:+,}$OPTARG ;;
 	h) usage ;;
-	:) die "-$OPTARG needs a value (${0##*/} -h)" ;;
-	*) die "-$OPTARG: no such option (${0##*/} -h)" ;;
+	*) bad_option "$opt" "$OPTARG" "${0##*/} -h" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -14,7 +14,7 @@ usage="usage: BASE=<base> scripts/record-evidence.sh ROW   (ROW: a row of config
 while getopts :h opt; do
 	case $opt in
 	h) echo "$usage"; exit 0 ;;
-	*) die "-$OPTARG: no such option ($usage)" ;;
+	*) bad_option "$opt" "$OPTARG" "$usage" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -33,8 +33,7 @@ while getopts :nt:a:o:h opt; do
 	a) allow=$OPTARG ;;
 	o) log=$OPTARG ;;
 	h) usage ;;
-	:) die "-$OPTARG needs a value (${0##*/} -h)" ;;
-	*) die "-$OPTARG: no such option (${0##*/} -h)" ;;
+	*) bad_option "$opt" "$OPTARG" "${0##*/} -h" ;;
 	esac
 done
 shift $((OPTIND - 1))

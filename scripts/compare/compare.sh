@@ -27,8 +27,7 @@ while getopts :n:k:V:P:d:o:h opt; do
 	d) duration=$OPTARG ;;
 	o) name=$OPTARG ;;
 	h) echo "$usage"; exit 0 ;;
-	:) die "-$OPTARG needs a value ($usage)" ;;
-	*) die "-$OPTARG: no such option ($usage)" ;;
+	*) bad_option "$opt" "$OPTARG" "$usage" ;;
 	esac
 done
 shift $((OPTIND - 1))

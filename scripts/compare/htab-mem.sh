@@ -60,8 +60,7 @@ while getopts :n:w:d:p:r:v:Rh opt; do
 	v) variant=$OPTARG ;;
 	R) record=1 ;;
 	h) echo "$usage"; exit 0 ;;
-	:) die "-$OPTARG needs a value ($usage)" ;;
-	*) die "-$OPTARG: no such option ($usage)" ;;
+	*) bad_option "$opt" "$OPTARG" "$usage" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -56,8 +56,7 @@ while getopts :Hn:d:A:B:h opt; do
 	A) rev_a=$OPTARG ;;
 	B) rev_b=$OPTARG ;;
 	h) echo "$usage"; exit 0 ;;
-	:) die "-$OPTARG needs a value ($usage)" ;;
-	*) die "-$OPTARG: no such option ($usage)" ;;
+	*) bad_option "$opt" "$OPTARG" "$usage" ;;
 	esac
 done
 shift $((OPTIND - 1))
