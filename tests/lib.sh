@@ -73,6 +73,27 @@ sleep_gone() {
 	! sleep_runs "$1"
 }
 
+# sigterm_ends PID SECS: SIGTERM to PID, a script that runs `sleep SECS` below it: PID must end
+# within 10 s and leave no `sleep SECS` running. Sets term_rc to PID's exit status. When it does
+# not, says what is left, and kills it.
+sigterm_ends() {
+	local pid=$1 secs=$2
+	term_rc=0
+	kill -TERM "$pid"
+	if ! poll 100 ended "$pid"; then
+		echo "the script still runs 10 s after SIGTERM"
+		kill -KILL "$pid"
+		pkill -fx "sleep $secs"
+		return 1
+	fi
+	wait "$pid" || term_rc=$?
+	if ! poll 20 sleep_gone "$secs"; then
+		echo "the script ended (status $term_rc) and left its child running: sleep $secs"
+		pkill -fx "sleep $secs"
+		return 1
+	fi
+}
+
 # skip "reason": end the test as skipped, with the reason on its line.
 skip() {
 	echo "$*" >"$skip_file"

@@ -22,27 +22,15 @@
 . "$(dirname "$0")/../lib.sh"
 
 kill_stops_the_whole_script() {
-	local script=$scratch/long.sh out=$scratch/long.out secs=$((4000 + RANDOM % 1000)) pid rc=0
+	local script=$scratch/long.sh out=$scratch/long.out secs=$((4000 + RANDOM % 1000)) pid
 	# shellcheck disable=SC2016 # the scratch script's own expansions
 	printf '%s\n' '#!/bin/bash' 'set -euo pipefail' ". '$S/lib.sh'" 'own_group "$@"' \
 		'x=$(sleep "$1"; echo slept)' 'echo "not stopped: $x"' >"$script"
 	env -u LAB_OWN_GROUP bash "$script" "$secs" >"$out" 2>&1 &
 	pid=$!
 	poll 50 sleep_runs "$secs" || { echo "the script's sleep never started"; cat "$out"; return 1; }
-	kill -TERM "$pid"
-	if ! poll 100 ended "$pid"; then
-		echo "the script still runs 10 s after SIGTERM"
-		kill "$pid"
-		pkill -fx "sleep $secs"
-		return 1
-	fi
-	wait "$pid" || rc=$?
-	if ! poll 20 sleep_gone "$secs"; then
-		echo "the script ended (status $rc) and left its child running: sleep $secs"
-		pkill -fx "sleep $secs"
-		return 1
-	fi
-	((rc == 143)) || { echo "the script exited $rc after SIGTERM, not 143"; cat "$out"; return 1; }
+	sigterm_ends "$pid" "$secs" || return 1
+	((term_rc == 143)) || { echo "the script exited $term_rc after SIGTERM, not 143"; cat "$out"; return 1; }
 }
 
 # Ctrl-C of a script that runs another one: SIGINT to the first process (not ignored, as it is in a

@@ -10,23 +10,15 @@
 . "$(dirname "$0")/../lib.sh"
 
 run_stoppable_stops_its_command() {
-	local out=$scratch/stoppable.out secs=$((3000 + RANDOM % 1000)) pid rc=0
+	local out=$scratch/stoppable.out secs=$((3000 + RANDOM % 1000)) pid
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	bash -c '. "$0/lib.sh"; trap "echo caller-trap" TERM
 		run_stoppable sleep "$1"; echo "status $? stop_requested $stop_requested"
 		echo "trap after: $(trap -p TERM)"' "$S" "$secs" >"$out" 2>&1 &
 	pid=$!
 	poll 50 sleep_runs "$secs" || { echo "the command never started"; cat "$out"; return 1; }
-	kill -TERM "$pid"
-	if ! poll 100 ended "$pid"; then
-		echo "the script still runs 10 s after SIGTERM"
-		kill "$pid"
-		pkill -fx "sleep $secs"
-		return 1
-	fi
-	wait "$pid" || rc=$?
+	sigterm_ends "$pid" "$secs" || { cat "$out"; return 1; }
 	cat "$out"
-	sleep_gone "$secs" || { echo "sleep $secs left running"; pkill -fx "sleep $secs"; return 1; }
 	grep -qx 'status 143 stop_requested 1' "$out" || return 1
 	grep -q "trap after: trap -- 'echo caller-trap' SIGTERM" "$out"
 }
