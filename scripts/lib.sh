@@ -427,27 +427,9 @@ series_cc() {
 # fill_cover_letter FILE TEXT CC_FILE: in the first message of FILE (a cover letter from git
 # format-patch --cover-letter, alone or at the head of a --stdout mbox), put the subject and text
 # of TEXT (first line: subject) and the Cc lines of CC_FILE in place of git's placeholders, and
-# fix its date so that the output does not depend on when it was made. The rest of FILE is kept
-# byte for byte.
+# fix its date (scripts/cover_letter.py).
 fill_cover_letter() {
-	python3 - "$@" <<'PY'
-import re, sys
-path, text, cc = sys.argv[1], open(sys.argv[2]).read().rstrip("\n"), open(sys.argv[3]).read().rstrip("\n")
-subject, _, blurb = text.partition("\n")
-blurb = blurb.strip("\n") + ("\n\n" + cc if cc else "")
-s = open(path).read()
-# The first message ends where the second one's "From <id> Mon Sep 17 00:00:00 2001" starts.
-m = re.compile(r"^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001$", re.M)
-starts = [x.start() for x in m.finditer(s)]
-end = starts[1] if len(starts) > 1 else len(s)
-first, rest = s[:end], s[end:]
-if "*** SUBJECT HERE ***" not in first or "*** BLURB HERE ***" not in first:
-    sys.exit("error: %s: no cover letter placeholders in the first message" % path)
-first = first.replace("*** SUBJECT HERE ***", subject.strip(), 1)
-first = first.replace("*** BLURB HERE ***", blurb, 1)
-first = re.sub(r"^Date: .*$", "Date: Thu, 1 Jan 2026 00:00:00 +0000", first, count=1, flags=re.M)
-open(path, "w").write(first + rest)
-PY
+	python3 "$LAB_ROOT/scripts/cover_letter.py" "$@"
 }
 
 # check_knobs: every knob the user can set (README, make help) that is set must have an allowed

@@ -5,6 +5,8 @@
 # Plant: make compare's significance mark inverted (stats.mark() printing "~" for a significant
 # difference).
 # Plant command: sed -i 's/return "~" if p >= ALPHA else ""/return "~" if p < ALPHA else ""/' scripts/compare/stats.py
+# Plant: the cover letter of make series and make mbox without its Cc lines.
+# Plant command: sed -i 's/ + ("\\n\\n" + cc if cc else "")$//' scripts/cover_letter.py
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
