@@ -12,12 +12,12 @@
 # LAB_OWN_GROUP unset, as from a shell: under check.sh a lab script stays in its test's group.)
 # Plant: own_group runs the script in the caller's process group (the kill reaches only the first
 # bash, and the sleep, like a make or QEMU, goes on).
-# Plant command: sed -i 's/^\tset -m$/\t: set -m/' scripts/lib.sh
+# Plant command: sed -i 's/^\tset -m$/\t: set -m/' scripts/lib/procs.sh
 # Plant: a lab script started by another one makes a process group of its own too (check.sh's
 # SIGKILL of a test's group then misses the nested script's group).
-# Plant command: sed -i 's/^\t\[\[ -z \${LAB_OWN_GROUP:-} \]\] || return 0$/\tif [[ -n ${LAB_OWN_GROUP:-} ]]; then unset LAB_OWN_GROUP; return 0; fi/' scripts/lib.sh
+# Plant command: sed -i 's/^\t\[\[ -z \${LAB_OWN_GROUP:-} \]\] || return 0$/\tif [[ -n ${LAB_OWN_GROUP:-} ]]; then unset LAB_OWN_GROUP; return 0; fi/' scripts/lib/procs.sh
 # Plant: the first process exits with the script's status instead of dying of the signal.
-# Plant command: sed -i 's/^\t\tkill -s "\$_own_group_sig" \$\$$/\t\t:/' scripts/lib.sh
+# Plant command: sed -i 's/^\t\tkill -s "\$_own_group_sig" \$\$$/\t\t:/' scripts/lib/procs.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -103,7 +103,7 @@ long_scripts_call_own_group() {
 	local f rel bad=0
 	while read -r f; do
 		rel=${f#"$LAB_ROOT"/}
-		[[ $rel == scripts/lib.sh || $rel == scripts/vm.sh || $rel == scripts/vm-init.sh ]] && continue
+		[[ $rel == scripts/lib.sh || $rel == scripts/lib/* || $rel == scripts/vm.sh || $rel == scripts/vm-init.sh ]] && continue
 		grep -qE 'lab_make |/(kernel|bench-build|vm|regress|check-debug|compare|tree)\.sh"' "$f" || continue
 		if ! grep -A1 -E '^\. "\$\(dirname .*lib\.sh"$' "$f" | grep -qx 'own_group "\$@"'; then
 			echo "$rel starts long children but does not call own_group \"\$@\" right after sourcing lib.sh"

@@ -6,7 +6,7 @@
 # on two children that take a second to stop after SIGTERM; after a SIGTERM of the script, both
 # children must have written their line before the script writes its own.
 # Plant: wait_for as a plain wait (a trapped signal ends it at once, and the script goes on).
-# Plant command: sed -i 's/^\t\t\tkill -0 "\$pid" 2>\/dev\/null || break$/\t\t\tbreak/' scripts/lib.sh
+# Plant command: sed -i 's/^\t\t\tkill -0 "\$pid" 2>\/dev\/null || break$/\t\t\tbreak/' scripts/lib/procs.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

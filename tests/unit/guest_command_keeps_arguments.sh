@@ -5,7 +5,7 @@
 # intact from a shell (spaces, commas, quotes, $, globs, an empty one), and make regress's guest
 # call must go through it.
 # Plant: guest_command joining its arguments with spaces, as vm.sh would.
-# Plant command: sed -i "s/^\tprintf -v line '%q ' \"\\\$@\"$/\tline=\"\$*\"/" scripts/lib.sh
+# Plant command: sed -i "s/^\tprintf -v line '%q ' \"\\\$@\"$/\tline=\"\$*\"/" scripts/lib/guest.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

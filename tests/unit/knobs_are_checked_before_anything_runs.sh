@@ -2,7 +2,7 @@
 # Every knob is checked before anything runs: one line naming the knob and what it allows, no
 # step started (no ">>>" line), non-zero exit.
 # Plant: a knob's error that no longer says what it allows (MEM).
-# Plant command: sed -i 's/expected a size like 512M or 2G/bad size/' scripts/lib.sh
+# Plant command: sed -i 's/expected a size like 512M or 2G/bad size/' scripts/lib/base.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -2,7 +2,7 @@
 # kernel.sh -c regress names the options the selftests' config asks for and does not get
 # (config_dropped): the last request of an option set twice counts, "not set" is also a value.
 # Plant: config_dropped taking an option the kernel config does not mention for "asked" (no "not set").
-# Plant command: sed -i 's/(n in got ? got\[n\] : "n")/got[n]/' scripts/lib.sh
+# Plant command: sed -i 's/(n in got ? got\[n\] : "n")/got[n]/' scripts/lib/guest.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -5,7 +5,7 @@
 # sleep gone, stop_requested set, and its own trap of TERM back in place.
 # Plant: run_stoppable runs its command in the foreground (bash then runs the trap only once the
 # command ended by itself: the script, and the VM, go on).
-# Plant command: sed -i 's/^\t"\$@" &$/\t"$@"; : \&/' scripts/lib.sh
+# Plant command: sed -i 's/^\t"\$@" &$/\t"$@"; : \&/' scripts/lib/procs.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

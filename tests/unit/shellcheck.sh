@@ -27,7 +27,7 @@ mapfile -t files < <(shell_scripts)
 # checked again, as many shellchecks at once as there are CPUs.
 cache=$LAB_CACHE/shellcheck
 mkdir -p "$cache"
-common=$(cd "$LAB_ROOT" && { shellcheck --version; cat .shellcheckrc scripts/lib.sh scripts/gates.sh tests/lib.sh \
+common=$(cd "$LAB_ROOT" && { shellcheck --version; cat .shellcheckrc scripts/lib.sh scripts/lib/*.sh scripts/gates.sh tests/lib.sh \
 	tests/ktap.sh tests/bench/lib.sh config/*.conf config/*/*.conf 2>/dev/null; } | sha1sum | cut -c1-40)
 key() {
 	{ echo "$common"; cat "$LAB_ROOT/$1"; } | sha1sum | cut -c1-40

@@ -1,0 +1,50 @@
+# What goes to the VM and what comes back: the guest's command line, the clock of a run, the
+# splats in its kernel messages, the config options its kernel dropped (part of scripts/lib.sh).
+# shellcheck shell=bash
+
+# guest_command ARG...: one shell command line that runs ARG... with each argument intact, for
+# vm.sh, which runs its words joined by spaces as the guest's command (make regress's -d list holds
+# globs, and test_progs' subtest names hold spaces and shell characters such as '<').
+guest_command() {
+	local line
+	printf -v line '%q ' "$@"
+	printf '%s\n' "${line% }"
+}
+
+# vm_clock LOG...: the clock of VM runs whose messages (vm.sh's stderr) are in LOG...: wall-kvm when
+# vm.sh ran them under KVM (ACCEL=kvm, or a usable /dev/kvm and no note of its falling back to TCG).
+vm_clock() {
+	[[ ${ACCEL:-} == kvm ]] && { echo wall-kvm; return; }
+	if [[ ${ACCEL:-} == tcg || ! -w ${LAB_KVM_DEV:-/dev/kvm} ]] || grep -qs 'using TCG' "$@"; then echo wall-tcg; else echo wall-kvm; fi
+}
+
+# What a KCSAN report, a lockdep report, a BUG or a WARN starts with in the kernel's messages.
+SPLAT_RE='BUG:|WARNING:|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|INFO: task .* blocked'
+# log_splats LOG: the first lines of the splats in a VM run's log, each once: kernel messages
+# ("[ secs] ..."), from the console or from a `grep -n` of dmesg ("N:[ secs] ..."), that match
+# SPLAT_RE. The console has those printed up to the guest's power-off; dmesg those below loglevel=5.
+log_splats() {
+	tr -d '\r' <"$1" | sed -E 's/^[0-9]+[:-]//' | RE=$SPLAT_RE awk '/^\[ *[0-9]+\.[0-9]+\] / && $0 ~ ENVIRON["RE"]' | sort -u
+}
+
+# unknown_splats KNOWN: of the splat lines on stdin, those that contain no entry of the list KNOWN
+# (config/<base>/known-splats), in order.
+unknown_splats() {
+	KNOWN=$(list_entries "$1") awk 'BEGIN { n = split(ENVIRON["KNOWN"], k, "\n") }
+		{ for (i = 1; i <= n; i++) if (index($0, k[i])) next; print }'
+}
+
+# config_dropped CONFIG FRAGMENT...: the options the fragments ask for (the last request of each,
+# as olddefconfig reads a cat of them) that CONFIG does not have as asked, sorted; an option CONFIG
+# does not mention is "not set".
+config_dropped() {
+	awk 'function val(line) {
+		if (match(line, /^CONFIG_[A-Za-z0-9_]+=/)) { name = substr(line, 1, RLENGTH - 1); return substr(line, RLENGTH + 1) }
+		if (match(line, /^# CONFIG_[A-Za-z0-9_]+ is not set$/)) { name = $2; return "n" }
+		name = ""
+	}
+	FILENAME == final { v = val($0); if (name != "") got[name] = v; next }
+	{ v = val($0); if (name != "") want[name] = v }
+	END { for (n in want) if (want[n] != (n in got ? got[n] : "n")) print n }' \
+		final="$1" "${@:2}" "$1" | sort
+}
