@@ -4,6 +4,7 @@
 #   scripts/apply-series.sh TREE PATCH...
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+check_knobs
 
 [[ $# -ge 1 && $1 != -* ]] || die "usage: apply-series.sh TREE PATCH..."
 tree=$1

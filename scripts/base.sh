@@ -10,6 +10,7 @@
 #                         (lib.sh then names the base after it; make tree names a patch that fails).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+check_knobs
 (($# == 0)) || die "$1: no arguments taken (usage: [BASE=<base>] scripts/base.sh; --help: what it does)"
 
 # One run at a time on the base (apt, extraction); the lock goes with the script.

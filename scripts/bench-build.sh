@@ -10,6 +10,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
+check_knobs
 
 config=bench name_only=0 unbuildable='' llvm='' clang=clang
 while getopts :c:n opt; do

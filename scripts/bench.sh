@@ -8,6 +8,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
+check_knobs
 [[ $# == 0 || ($# == 1 && $1 == -H) ]] || die "$1: no such argument (usage: scripts/bench.sh [-H])"
 
 on_host=0

@@ -8,6 +8,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
+check_knobs
 (($# == 0)) || die "$1: no arguments taken (usage: [REV=commit-ish] scripts/check-debug.sh)"
 
 S=$LAB_ROOT/scripts

@@ -21,6 +21,7 @@ set -euo pipefail
 requested_base=${BASE:-}
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
+check_knobs
 
 usage() {
 	cat <<'USAGE'

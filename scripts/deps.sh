@@ -4,6 +4,7 @@
 #   scripts/deps.sh -n    print the list, one package a line, and install nothing
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+check_knobs
 
 list_only=0
 case "$*" in

@@ -11,6 +11,7 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 own_group "$@"
+check_knobs
 
 S=$LAB_ROOT/scripts
 checkpatch=$BASE_DIR/scripts/checkpatch.pl

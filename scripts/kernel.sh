@@ -13,6 +13,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
+check_knobs
 
 usage="usage: kernel.sh [-c bench|selftests|debug|regress] [-o] [-n] <commit-ish>"
 config=bench need_obj=0 name_only=0

@@ -9,7 +9,9 @@
 #                worktrees, the cover letter
 #   guest.sh     the VM's command line, the clock of its runs, the splats in its messages, the
 #                config options its kernel dropped
-# Sourcing it checks the knobs (check_knobs), so that a bad one is one line before anything runs.
+# Sourcing it checks BASE and reads its config, nothing more: a script that starts work calls
+# check_knobs itself (after own_group "$@", and after its options where they set knobs, as vm.sh's
+# do), so that a bad knob is one line before anything runs.
 # shellcheck shell=bash
 
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -36,4 +38,3 @@ fi
 . "$LAB_ROOT/scripts/lib/series.sh"
 # shellcheck source=scripts/lib/guest.sh
 . "$LAB_ROOT/scripts/lib/guest.sh"
-check_knobs

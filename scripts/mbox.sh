@@ -6,6 +6,7 @@
 # the cover letter gets the subject, text and Cc lines that scripts/series.sh gives it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+check_knobs
 [[ $# -le 1 && ${1:-} != -* ]] || die "$1: no such argument (usage: scripts/mbox.sh [OUTPUT])"
 
 out=${1:-$BASE_CACHE/series.mbox}

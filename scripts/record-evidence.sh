@@ -9,6 +9,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
+check_knobs
 
 usage="usage: BASE=<base> scripts/record-evidence.sh ROW   (ROW: a row of config/matrix with an evidence source)"
 while getopts :h opt; do

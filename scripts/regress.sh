@@ -13,6 +13,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
+check_knobs
 
 usage() {
 	cat <<'USAGE'

@@ -4,6 +4,7 @@
 #   scripts/series.sh [OUTDIR]   (default: patches/ of this repo)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+check_knobs
 [[ $# -le 1 && ${1:-} != -* ]] || die "$1: no such argument (usage: scripts/series.sh [OUTDIR])"
 
 tree=${SERIES_TREE:-$TREE}

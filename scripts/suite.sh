@@ -10,6 +10,7 @@
 #   lab-map-growth: NAME FAMILY MEAN STDDEV PEAK MiB
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+check_knobs
 
 bench_dir='' where=vm duration=${DURATION:-3} warmup=${WARMUP:-1} skip=''
 while getopts :b:w:d:W:x: opt; do

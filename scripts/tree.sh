@@ -8,6 +8,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
+check_knobs
 (($# == 0)) || die "$1: no arguments taken (usage: [FORCE=1] scripts/tree.sh)"
 
 lock_tree

@@ -26,8 +26,8 @@ USAGE
 	exit 0
 }
 
-kernel='' kernel_set=0 cpus=${CPUS:-} maxcpus=${MAXCPUS:-} mem=${MEM:-$VM_MEM} timeout=${TIMEOUT:-$VM_TIMEOUT}
-icount=${ICOUNT:-0} silence=${SILENCE:-$VM_SILENCE} tcg_thread=${TCG_THREAD:-$VM_TCG_THREAD}
+kernel='' kernel_set=0 cpus=${CPUS:-} maxcpus=${MAXCPUS:-} mem=${MEM:-} timeout=${TIMEOUT:-}
+icount=${ICOUNT:-0} silence=${SILENCE:-} tcg_thread=${TCG_THREAD:-}
 while getopts :k:c:p:m:t:s:ih opt; do
 	case $opt in
 	k) kernel=$OPTARG kernel_set=1 ;;
@@ -42,21 +42,16 @@ while getopts :k:c:p:m:t:s:ih opt; do
 	esac
 done
 shift $((OPTIND - 1))
+# The options set the knobs of the same names (-c CPUS, -p MAXCPUS, -m MEM, -t TIMEOUT, -s SILENCE,
+# -i ICOUNT=1): one check of both, lib.sh's. QEMU 7.2 hangs bringing up secondary CPUs under
+# -icount, so the deterministic clock runs on one online CPU (possible CPUs can still be many).
+CPUS=$cpus MAXCPUS=$maxcpus MEM=$mem TIMEOUT=$timeout SILENCE=$silence ICOUNT=$icount TCG_THREAD=$tcg_thread check_knobs
 (($# > 0)) || die "no command given (usage: vm.sh [options] -- command...)"
 ((kernel_set == 0)) || [[ -n $kernel ]] || die "-k: empty kernel path (did the kernel lookup or build fail?)"
-# QEMU 7.2 hangs bringing up secondary CPUs under -icount, so the deterministic clock runs on one
-# online CPU (possible CPUs can still be many).
-if ((icount)); then
-	[[ ${cpus:-1} == 1 ]] || die "the deterministic clock (-i) runs one online CPU; drop -c/CPUS (use -p for possible CPUs)"
-	cpus=1
-fi
+((icount == 0)) || cpus=1
 cpus=${cpus:-$VM_CPUS}
 maxcpus=${maxcpus:-$cpus}
-[[ $cpus =~ ^[1-9][0-9]*$ && $maxcpus =~ ^[1-9][0-9]*$ ]] || die "CPU counts must be positive integers"
-((maxcpus >= cpus)) || die "possible CPUs ($maxcpus) must be at least the online CPUs ($cpus)"
-[[ $timeout =~ ^[1-9][0-9]*$ ]] || die "timeout must be a positive number of seconds"
-[[ $silence =~ ^[1-9][0-9]*$ ]] || die "silence limit must be a positive number of seconds"
-[[ $tcg_thread == multi || $tcg_thread == single ]] || die "TCG_THREAD=$tcg_thread: expected multi or single"
+mem=${mem:-$VM_MEM} timeout=${timeout:-$VM_TIMEOUT} silence=${silence:-$VM_SILENCE} tcg_thread=${tcg_thread:-$VM_TCG_THREAD}
 qemu=${LAB_QEMU:-qemu-system-x86_64}
 need "$qemu" perl
 

@@ -14,6 +14,7 @@
 # are listed at the end of the log, with their plant in words.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
+check_knobs
 
 usage() {
 	cat <<'USAGE'

@@ -11,6 +11,7 @@
 # upstream's uses.
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
+check_knobs
 
 [[ ${1:-} != -h ]] || { sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0; }
 [[ $BASE == 6.1 ]] || die "htab-mem-upstream is a 6.1 variant (BASE=6.1), not for BASE=$BASE"

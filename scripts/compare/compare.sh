@@ -14,6 +14,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 own_group "$@"
+check_knobs
 
 trials=${TRIALS:-5} clocks=${CLOCKS:-"icount wall"} variants=${VARIANTS:-"base series"}
 possible=${POSSIBLE:-2} duration=${DURATION:-3} name=''

@@ -15,6 +15,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 own_group "$@"
+check_knobs
 
 usage="usage: htab-mem.sh [-n ROUNDS] [-w SECONDS] [-d SECONDS] [-p PRODUCERS] [-r REV] [-v PATCH] [-R]"
 table=$LAB_ROOT/scripts/compare/htab_mem_table.py

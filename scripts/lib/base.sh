@@ -114,8 +114,10 @@ list_entries() {
 }
 
 # check_knobs: every knob the user can set (README, make help) that is set must have an allowed
-# value; checked when any script starts, so before anything is built. One line names the knob
-# and what it allows.
+# value. Every script that starts work calls it first (after own_group "$@"), so a bad knob stops
+# it before anything is built; vm.sh calls it after its options, which set the knobs of the same
+# names (-c CPUS, -p MAXCPUS, -m MEM, -t TIMEOUT, -s SILENCE, -i ICOUNT=1). One line names the
+# knob and what it allows.
 check_knobs() {
 	local v unknown max=255 min_cpus=${CPUS:-$VM_CPUS}
 	[[ ${ACCEL:-} == kvm ]] && max=1024
@@ -140,6 +142,8 @@ check_knobs() {
 	[[ -z ${LIMIT:-} || $LIMIT =~ ^[1-9][0-9]*$ ]] || knob_bad LIMIT "expected a positive number of seconds (a test's time limit)"
 	[[ -z ${VMS:-} || $VMS == 1 || $VMS == 2 ]] || knob_bad VMS "expected 1 (one VM at a time) or 2 (the base's and the series' side by side)"
 	[[ -z ${MEM:-} || $MEM =~ ^[1-9][0-9]*[MG]$ ]] || knob_bad MEM "expected a size like 512M or 2G"
+	[[ -z ${TCG_THREAD:-} || $TCG_THREAD == multi || $TCG_THREAD == single ]] ||
+		knob_bad TCG_THREAD "expected multi (a host thread per vCPU) or single"
 	if [[ -n ${BENCHS:-} ]]; then
 		# shellcheck disable=SC2086 # a list of words
 		unknown=$(registry_unknown $BENCHS | xargs)

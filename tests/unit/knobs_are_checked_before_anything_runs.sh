@@ -1,10 +1,29 @@
 #!/bin/bash
 # Every knob is checked before anything runs: one line naming the knob and what it allows, no
-# step started (no ">>>" line), non-zero exit.
+# step started (no ">>>" line), non-zero exit. Sourcing lib.sh checks nothing: every lab command
+# (an executable that sources scripts/lib.sh) calls check_knobs itself.
 # Plant: a knob's error that no longer says what it allows (MEM).
 # Plant command: sed -i 's/expected a size like 512M or 2G/bad size/' scripts/lib/base.sh
+# Plant: a lab command that no longer checks the knobs.
+# Plant command: sed -i '/^check_knobs$/d' scripts/compare/scaling.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
+
+# commands_check_knobs: every executable script of the lab that sources scripts/lib.sh calls
+# check_knobs; names those that do not.
+commands_check_knobs() {
+	local f bad=0 n=0
+	while read -r f; do
+		grep -qE '^[^#]*\. ".*/lib\.sh"' "$f" || continue
+		[[ $f != */tests/* || $f == */tests/plants.sh ]] || continue	# tests: tests/lib.sh
+		n=$((n + 1))
+		grep -qE '(^|[[:space:]])check_knobs$' "$f" && continue
+		echo "${f#"$LAB_ROOT"/} sources scripts/lib.sh and does not call check_knobs"
+		bad=$((bad + 1))
+	done < <(find "$LAB_ROOT/scripts" "$LAB_ROOT/tests" "$LAB_ROOT/lab" "$LAB_ROOT/tools" -name '*.sh' -type f -perm -u+x | sort)
+	echo "$n lab commands source scripts/lib.sh, $((n - bad)) checked: each calls check_knobs"
+	((n > 20 && bad == 0))
+}
 
 # other_base_only: for the last base, a knob line with a benchmark that only the first base's registry
 # has (BASE switches the registry before BENCHS is checked); nothing when there is none.
@@ -51,6 +70,7 @@ $(other_base_only)
 KNOBS
 	# And vm.sh on its own, as compare.sh and check-debug.sh start it.
 	expect_fail '^error: ICOUNT=yes: expected 0 or 1$' env ICOUNT=yes "$S/vm.sh" -- true
+	commands_check_knobs
 }
 
 run_test knobs_are_checked_before_anything_runs "$@"

@@ -4,7 +4,7 @@
 # No script prints its usage by cutting lines out of its own header by number (`sed -n '4,13p'
 # "$0"`: one more comment line above them and -h printed the wrong lines).
 # Plant: vm.sh with its own default memory again.
-# Plant command: sed -i 's/mem=\${MEM:-\$VM_MEM}/mem=${MEM:-2G}/' scripts/vm.sh
+# Plant command: sed -i 's/mem=\${MEM:-}/mem=${MEM:-2G}/' scripts/vm.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -2,9 +2,9 @@
 # Every test's "# Plant command:" still changes the lab (tests/plants.sh -n, every tier): a plant
 # that no longer matches proves nothing, and is found only when someone reruns it (README.md's
 # numbers moved under matrix_is_current's first plant, found 2026-12-03).
-# Plant: a message reworded, so that the plant of vm_rejects_bad_options (which deletes its line)
-# no longer matches.
-# Plant command: sed -i 's/must be at least the online CPUs/must not be fewer than the online CPUs/' scripts/vm.sh
+# Plant: vm.sh's knob check reworded, so that the plant of vm_rejects_bad_options (which drops
+# MAXCPUS=$maxcpus from it) no longer matches.
+# Plant command: sed -i 's/ MAXCPUS=\$maxcpus / MAXCPUS="$maxcpus" /' scripts/vm.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

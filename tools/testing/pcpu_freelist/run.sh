@@ -57,6 +57,7 @@ set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../../../scripts/lib.sh
 . "$HERE/../../../scripts/lib.sh"	# LAB_ROOT, BASE_CACHE, TREE, BASE_TAG, die, note
+check_knobs
 OBJ=${PFL_OBJ:-$BASE_CACHE/obj/pcpu_freelist}
 TREE=${FREELIST_TREE:-$TREE}
 BASE_REV=${FREELIST_BASE:-$BASE_TAG}
