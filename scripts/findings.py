@@ -43,6 +43,8 @@ LAB_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(LAB_ROOT, "scripts"))
 sys.path.insert(0, os.path.join(LAB_ROOT, "scripts", "compare"))
 import records  # noqa: E402
+sys.path.insert(0, os.path.join(LAB_ROOT, "tools", "testing", "pcpu_freelist"))
+import race_spread  # noqa: E402
 import regress_results  # noqa: E402
 import stats  # noqa: E402
 
@@ -205,8 +207,23 @@ class Tables:
                 ", ".join(suites), counts[0], counts[1], len(broken)))
         return out + ["", "Tests and subtests; failed: FAIL, CRASH, HANG, TIMEOUT and the like.", self.source(used)]
 
+    def race_spread(self, base, prefix, version):
+        """The race cases of the mt records of base named PREFIX*: version's ratio to base run by run."""
+        used = [r for r in records.load(self.records_root, base, "mt")
+                if r.base == base and r.meta["name"].startswith(prefix) and r.has("results.json")]
+        if not used:
+            raise Error("no mt record of %s named %s*" % (base, prefix))
+        rows = race_spread.spread([r.json("results.json") for r in used], "base")
+        out = ["| case | %s / base, successful inserts, run by run | range |" % version, "|---|---|---|"]
+        for case, v, ratios, _, _ in rows:
+            if v == version:
+                out.append("| %s | %s | **×%.2f-×%.2f** |" % (case, " ".join("×%.2f" % x for x in ratios),
+                                                             min(ratios), max(ratios)))
+        return out + ["", "Each run: medians of %s interleaved repetitions." % " or ".join(
+            sorted({str(mt_reps(r)) for r in used})), self.source(used)]
+
     GENERATORS = {"icount": icount, "compare": compare, "mt": mt, "htab-mem": htab_mem, "scaling": scaling,
-                  "regress": regress}
+                  "regress": regress, "race-spread": race_spread}
 
     def generate(self, generator, args):
         if generator not in self.GENERATORS:
