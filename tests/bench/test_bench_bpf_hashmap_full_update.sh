@@ -4,7 +4,7 @@
 # rejected with one line and exit status 1, --help lists the options, and in each mode every
 # update has the outcome the mode expects, with the Summary line run_common.sh reads.
 #   BENCH=path/to/bench tests/bench/test_bench_bpf_hashmap_full_update.sh
-# The runs need root and raw_tp programs (skipped without root).
+# The runs need root and BPF tracing programs (skipped without root).
 # Fails when (each a plant, lab/plants/NAME.patch on the series, that shows it):
 # - the benchmark's parse_u32() takes a value with trailing characters, '12x' as 12
 #   (full-update-parse-u32);
@@ -18,11 +18,22 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 b=bpf-hashmap-full-update
+help=$("$BENCH" --help 2>&1)
+# The option that sets the map's size: --max_entries in the 7.3 series (the name
+# bench_bpf_hashmap_lookup gives a map's size), --nr_entries in the LTS series. Read from the
+# options --help lists under the benchmark's own heading.
+size=nr_entries
+if awk '/full-update/ { own = 1; next } own && !/^ +-/ { exit } own' <<<"$help" |
+	grep -q -- '--max_entries='; then
+	size=max_entries
+fi
+ktap_comment "the map's size is --$size"
 bench_rejects "invalid --mode 'bogus'" $b --mode bogus
 bench_rejects "invalid --mode ''" $b --mode ""
 # Upstream bench (6.12, 7.3) parses the command line with the options of every benchmark, and a
-# value that the first option of the name rejects (the bloom filter's --nr_entries: below 1 or
-# above UINT_MAX) stops there, with that benchmark's message and argp's usage, exit status 64.
+# value that the first option of the name rejects (the bloom filter's --nr_entries or
+# bench_bpf_hashmap_lookup's --max_entries: below 1 or above UINT_MAX) stops there, with that
+# benchmark's message and argp's usage, exit status 64.
 # A bench that gives each benchmark its own options (the 6.1 series) says that an option of
 # another benchmark is not the selected one's, without running anything; so does this probe.
 per_benchmark_options=0
@@ -30,20 +41,21 @@ probe=$("$BENCH" bloom-lookup --nr_loops 5 --nr_entries 0 2>&1) || true
 if [[ $probe == *"is not an option of benchmark"* ]]; then
 	per_benchmark_options=1
 fi
+first_parser_says="Invalid nr_entries count."
+[[ $size == nr_entries ]] || first_parser_says="invalid max_entries"
 for v in 0 -1 abc 99999999999; do
 	if ((per_benchmark_options)); then
-		bench_rejects "invalid --nr_entries '$v'" $b --nr_entries "$v"
+		bench_rejects "invalid --$size '$v'" $b --$size "$v"
 	else
-		bench_rejects_with 64 "Invalid nr_entries count." $b --nr_entries "$v"
+		bench_rejects_with 64 "$first_parser_says" $b --$size "$v"
 	fi
 done
-bench_rejects "invalid --nr_entries '12x'" $b --nr_entries 12x
-bench_rejects "invalid --nr_entries '20000000'" $b --nr_entries 20000000
+bench_rejects "invalid --$size '12x'" $b --$size 12x
+bench_rejects "invalid --$size '20000000'" $b --$size 20000000
 bench_rejects "invalid --nr_loops '0'" $b --nr_loops 0
 bench_rejects "invalid --nr_loops '8388609'" $b --nr_loops 8388609
 
-help=$("$BENCH" --help 2>&1)
-for opt in --mode --nr_entries --nr_loops; do
+for opt in --mode --$size --nr_loops; do
 	if grep -q -- "$opt=" <<<"$help"; then
 		ktap_ok "--help lists $opt"
 	else
@@ -81,7 +93,7 @@ run() {
 		ktap_skip "$mode mode" "needs root"
 		return
 	fi
-	out=$(timeout 60 "$BENCH" -w1 -d1 -p2 $b --mode "$mode" --nr_entries 128 --nr_loops 1000 2>&1) || true
+	out=$(timeout 60 "$BENCH" -w1 -d1 -p2 $b --mode "$mode" --$size 128 --nr_loops 1000 2>&1) || true
 	outcomes=$(grep '^Outcomes' <<<"$out" || true)
 	if [[ -z $outcomes ]]; then
 		ktap_not_ok "$mode mode: no outcomes"
