@@ -21,7 +21,7 @@ export REV BENCHS
 unexport CMD
 cmd_quoted = '$(subst ','\'',$(value CMD))'
 
-.PHONY: help deps base tree series kernel bench-build vm bench host-bench check check-unit check-slow compare scaling check-debug gates mbox regress matrix findings litmus
+.PHONY: help deps base tree series kernel bench-build vm vm-bench bench host-bench check check-unit check-slow compare scaling check-debug gates mbox regress matrix findings litmus
 
 help:
 	@echo "make bench        the main job: build what is missing, run the benchmark suite in the VM"
@@ -34,6 +34,7 @@ help:
 	@echo "make kernel       build the kernel of REV (default HEAD) in the cache"
 	@echo "make bench-build  build the selftests bench of REV"
 	@echo "make vm CMD='…'   boot the kernel of REV and run CMD in it (CPUS, MAXCPUS, MEM, TIMEOUT, SILENCE, ICOUNT, ACCEL)"
+	@echo "make vm-bench CMD='…'  the same, from the directory of REV's bench: CMD='./benchs/run_bench_NAME.sh'"
 	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
 	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host; RECORD=1)"
 	@echo "make regress      the kernel's BPF selftests (4 suites) on base and series, CI's config, in the VM (SUITES, TESTS, PLANT, LIMIT, VMS)"
@@ -66,6 +67,11 @@ bench-build: tree
 vm: tree
 	@[ -n $(cmd_quoted) ] || { echo "usage: make vm CMD='command'" >&2; exit 2; }
 	@kernel=$$($(S)/kernel.sh "$$REV") && $(S)/vm.sh -k "$$kernel" -- $(cmd_quoted)
+
+# The guest starts in the directory of REV's bench (./bench, ./benchs/), as the run scripts expect.
+vm-bench: tree
+	@[ -n $(cmd_quoted) ] || { echo "usage: make vm-bench CMD='./benchs/run_bench_NAME.sh'" >&2; exit 2; }
+	@$(S)/vm-bench.sh -- $(cmd_quoted)
 
 bench: tree
 	@$(S)/bench.sh
