@@ -31,6 +31,7 @@ VM
 	# REV is looked up in the tree by the real lib.sh: a tree of one commit
 	git init -q "$scratch/tree"
 	git -C "$scratch/tree" -c user.name=lab -c user.email=lab@localhost commit -q --allow-empty -m base
+	# shellcheck disable=SC2016 # CMD is the guest's, expanded there
 	out=$(LAB_CACHE=$scratch/cache TREE=$scratch/tree make -s -C "$lab" vm-bench \
 		CMD='pwd; ./benchs/run_bench_fake.sh; test -x ./bench && echo bench-found; echo "home=$HOME"' 2>&1) || true
 	echo "$out"
