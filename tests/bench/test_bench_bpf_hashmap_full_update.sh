@@ -23,7 +23,8 @@ help=$("$BENCH" --help 2>&1)
 # bench_bpf_hashmap_lookup gives a map's size), --nr_entries in the LTS series. Read from the
 # options --help lists under the benchmark's own heading.
 size=nr_entries
-if awk '/full-update/ { own = 1; next } own && !/^ +-/ { exit } own' <<<"$help" |
+# (argp: a group's heading is indented by one space, its options and their wrapped docs by more)
+if awk '/full-update/ { own = 1; next } own && /^($| [^ ])/ { exit } own' <<<"$help" |
 	grep -q -- '--max_entries='; then
 	size=max_entries
 fi
