@@ -69,13 +69,20 @@ series_cc() {
 # patched_commit REV PATCH: REV with PATCH applied on top (git am), a commit of the tree kept as
 # the tag lab-patched/<patch name>-<hash of REV and PATCH>; prints it. Lab variants and plants.
 patched_commit() {
-	local rev name tag wt
+	local rev name tag wt files
 	rev=$(tree_commit "$1")
 	name=$(basename "$2" .patch)
 	tag=lab-patched/$name-$({ echo "$rev"; cat "$2"; } | sha1sum | cut -c1-8)
 	if ! git -C "$TREE" rev-parse -q --verify "$tag" >/dev/null; then
 		wt=$(mktemp -d "$BASE_CACHE/patched.XXXXXX")
-		git -C "$TREE" worktree add -q --detach "$wt" "$rev"
+		# only the files the patch changes are checked out (git am needs nothing else)
+		git -C "$TREE" worktree add -q --no-checkout --detach "$wt" "$rev"
+		git -C "$wt" read-tree HEAD
+		files=$(sed -n 's|^--- a/\([^	]*\).*|\1|p' "$2" | sort -u)
+		# shellcheck disable=SC2086 # one word per file
+		[[ -z $files ]] || files=$(git -C "$wt" ls-files -- $files)
+		# shellcheck disable=SC2086 # one word per file
+		[[ -z $files ]] || git -C "$wt" checkout HEAD -- $files
 		if ! "$LAB_ROOT/scripts/apply-series.sh" "$wt" "$2" >&2; then
 			git -C "$TREE" worktree remove --force "$wt"
 			return 1
