@@ -9,6 +9,7 @@
 #                worktrees, the cover letter
 #   guest.sh     the VM's command line, the clock of its runs, the splats in its messages, the
 #                config options its kernel dropped
+#   variants.sh  the lab's variants (lab/variants/index): names, parents, patches, commits
 # Sourcing it checks BASE and reads its config, nothing more: a script that starts work calls
 # check_knobs itself (after own_group "$@", and after its options where they set knobs, as vm.sh's
 # do), so that a bad knob is one line before anything runs.
@@ -38,3 +39,5 @@ fi
 . "$LAB_ROOT/scripts/lib/series.sh"
 # shellcheck source=scripts/lib/guest.sh
 . "$LAB_ROOT/scripts/lib/guest.sh"
+# shellcheck source=scripts/lib/variants.sh
+. "$LAB_ROOT/scripts/lib/variants.sh"

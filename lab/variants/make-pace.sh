@@ -1,53 +1,57 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Regenerate the measurement-only variants freelist-v3-paceP{,-7.3}.patch (and -mimic, below):
-# v3 whose scan, when it returns NULL after reading at least one other CPU's hinted head empty,
-# waits P% of 3 ns per possible CPU (the base's walk of the heads costs 2.4-3.3 ns per possible
-# CPU natively: Documentation/results/freelist-v3/, runs 6-10). A head whose lock the scan failed
-# to take counts as read; 6.1's file does not wait in NMI, 7.3's does (it has no NMI flag there).
-# At P = 100 a CPU that pops in vain reads the heads of CPUs that churn about as often as the
-# base's walk does. Not a candidate for patches/: it exists to test what paces the storm (run 10).
+# The generated measurement-only variants freelist-v3-paceP and freelist-v3-mimic (and their -7.3
+# twins, lab/variants/index): made when needed from their parent's file, never committed.
+# paceP: v3 whose scan, when it returns NULL after reading at least one other CPU's hinted head
+# empty, waits P% of 3 ns per possible CPU (the base's walk of the heads costs 2.4-3.3 ns per
+# possible CPU natively: Documentation/archive/freelist-v3/README.md, runs 6-10). A head whose
+# lock the scan failed to take counts as read; 6.1's file does not wait in NMI (its scan has an nmi
+# flag), 7.3's does (it has none). At P = 100 a CPU that pops in vain reads the heads of CPUs that
+# churn about as often as the base's walk does. mimic: the back-off of a robbed CPU
+# (freelist-v3-backoff, its parent) uncapped, at 3 ns per possible CPU, and the pace at 100%: a
+# storm's two roles wait as long as the base's walk would have taken. Not candidates for patches/:
+# they exist to test what paces the storm (run 10).
 #
-#   lab/variants/make-pace.sh KSRC_6_1 KSRC_7_3 [PERCENT...]    (default: 25 50 100)
-# KSRC_*: a pristine source of that base (e.g. git archive lab-base of the lab's tree).
+#   lab/variants/make-pace.sh NAME PARENT_FILE
+# NAME: freelist-v3-pace<P>[-<version>] (P: 1-999) or freelist-v3-mimic[-<version>]; PARENT_FILE:
+# the parent's kernel/bpf/percpu_freelist.c. Prints the patch that makes NAME of it (git am-able,
+# paths a/kernel/bpf/percpu_freelist.c); scripts/lib/variants.sh runs it.
 set -euo pipefail
 
-usage="usage: $0 KSRC_6_1 KSRC_7_3 [PERCENT...]"
+usage="usage: $0 NAME PARENT_FILE (NAME: freelist-v3-pace<P>[-<version>] or freelist-v3-mimic[-<version>])"
 case ${1:-} in
 -h | --help) echo "$usage"; exit 0 ;;
 -*) echo "$0: $1: no such option ($usage)" >&2; exit 2 ;;
 esac
-[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
-here=$(cd "$(dirname "$0")" && pwd)
-k61=$1 k73=$2
-shift 2
-[ $# -gt 0 ] || set -- 25 50 100
-for p in "$@"; do
-	[[ $p =~ ^[1-9][0-9]{0,2}$ ]] || { echo "$0: $p: not a percentage (1-999)" >&2; exit 2; }
-done
-for k in "$k61" "$k73"; do
-	[ -f "$k/kernel/bpf/percpu_freelist.c" ] || { echo "$0: $k: no kernel/bpf/percpu_freelist.c" >&2; exit 2; }
-done
+[ $# -eq 2 ] || { echo "$usage" >&2; exit 2; }
+name=$1 parent=$2
+[ -f "$parent" ] || { echo "$0: $parent: no such file" >&2; exit 2; }
+sed='' what=''
+if [[ $name =~ ^freelist-v3-pace([1-9][0-9]{0,2})(-[0-9]+\.[0-9]+)?$ ]]; then
+	pct=${BASH_REMATCH[1]}
+elif [[ $name =~ ^freelist-v3-mimic(-[0-9]+\.[0-9]+)?$ ]]; then
+	pct=100 what=' and an uncapped back-off'
+	sed='s/^#define PCPU_FREELIST_BACKOFF_NS\t4$/#define PCPU_FREELIST_BACKOFF_NS\t3/;s/^#define PCPU_FREELIST_BACKOFF_CPUS\t256U$/#define PCPU_FREELIST_BACKOFF_CPUS\t8192U/'
+else
+	echo "$0: $name: not a variant it makes ($usage)" >&2
+	exit 2
+fi
+# the wait is skipped in NMI where the scan knows it (6.1's file), as the base's walk is
+cond=polled
+grep -q '^pcpu_freelist_pop_scan(struct pcpu_freelist \*s, bool nmi)$' "$parent" && cond='polled && !nmi'
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-# gen KSRC V3PATCH OUT PERCENT COND [SED WHAT]: OUT = V3PATCH's file, SED applied, plus the pace
-gen() {
-	local ksrc=$1 v3=$2 out=$3 pct=$4 cond=$5 sed=${6:-} what=${7:-}
-	rm -rf "$tmp/a" "$tmp/b"
-	mkdir -p "$tmp/a/kernel/bpf"
-	cp "$ksrc"/kernel/bpf/percpu_freelist.[ch] "$tmp/a/kernel/bpf/"
-	cp -r "$tmp/a" "$tmp/b"
-	patch -s -p1 -d "$tmp/b" <"$v3"
-	if [ -n "$sed" ]; then
-		cp "$tmp/b/kernel/bpf/percpu_freelist.c" "$tmp/before.c"
-		sed -i "$sed" "$tmp/b/kernel/bpf/percpu_freelist.c"
-		! cmp -s "$tmp/before.c" "$tmp/b/kernel/bpf/percpu_freelist.c" ||
-			{ echo "$0: '$sed' changed nothing in $(basename "$v3")'s file" >&2; exit 1; }
-	fi
-	# the constant after the includes; the flag; its set; the wait before the scan's NULL
-	python3 - "$tmp/b/kernel/bpf/percpu_freelist.c" "$pct" "$cond" <<'EOF'
+mkdir -p "$tmp/a/kernel/bpf" "$tmp/b/kernel/bpf"
+cp "$parent" "$tmp/a/kernel/bpf/percpu_freelist.c"
+cp "$parent" "$tmp/b/kernel/bpf/percpu_freelist.c"
+if [ -n "$sed" ]; then
+	sed -i "$sed" "$tmp/b/kernel/bpf/percpu_freelist.c"
+	! cmp -s "$parent" "$tmp/b/kernel/bpf/percpu_freelist.c" ||
+		{ echo "$0: '$sed' changed nothing in $parent" >&2; exit 1; }
+fi
+# the constant after the includes; the flag; its set; the wait before the scan's NULL
+python3 - "$tmp/b/kernel/bpf/percpu_freelist.c" "$pct" "$cond" <<'EOF'
 import sys
 path, pct, cond = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 src = open(path).read()
@@ -72,21 +76,10 @@ src = (src[:ret] + '\tif (%s)\n\t\tndelay(nr_cpu_ids * PCPU_FREELIST_PACE_PS / 1
        src[ret:])
 open(path, 'w').write(src)
 EOF
-	{
-		printf 'Subject: [PATCH] MEASUREMENT ONLY: percpu_freelist: v3 with a paced scan (%s%%)%s\n\n' "$pct" "$what"
-		printf 'Generated by lab/variants/make-pace.sh from %s.\n---\n' "$(basename "$v3")"
-		(cd "$tmp" && { diff -ru a b || [ $? -eq 1 ]; }) | sed -e '/^diff -ru/d' \
-			-e 's#^\(--- a/[^	]*\).*#\1#' -e 's#^+++ b/\([^	]*\).*#+++ b/\1#'
-	} >"$out"
-	echo "$out"
-}
-
-# mimic: the back-off of a robbed CPU (freelist-v3-backoff) uncapped, at 3 ns per possible CPU,
-# and the pace at 100%: a storm's two roles wait as long as the base's walk would have taken
-mimic='s/^#define PCPU_FREELIST_BACKOFF_NS\t4$/#define PCPU_FREELIST_BACKOFF_NS\t3/;s/^#define PCPU_FREELIST_BACKOFF_CPUS\t256U$/#define PCPU_FREELIST_BACKOFF_CPUS\t8192U/'
-gen "$k61" "$here/freelist-v3-backoff.patch" "$here/freelist-v3-mimic.patch" 100 'polled && !nmi' "$mimic" " and an uncapped back-off"
-gen "$k73" "$here/freelist-v3-backoff-7.3.patch" "$here/freelist-v3-mimic-7.3.patch" 100 'polled' "$mimic" " and an uncapped back-off"
-for p in "$@"; do
-	gen "$k61" "$here/freelist-v3.patch" "$here/freelist-v3-pace$p.patch" "$p" 'polled && !nmi'
-	gen "$k73" "$here/freelist-v3-7.3.patch" "$here/freelist-v3-pace$p-7.3.patch" "$p" 'polled'
-done
+ident=$(git -C "$(dirname "$0")" var GIT_AUTHOR_IDENT | sed 's/ [0-9]* [-+][0-9]*$//')
+printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+printf 'From: %s\nDate: Thu, 1 Jan 2026 00:00:00 +0000\n' "$ident"
+printf 'Subject: [PATCH] MEASUREMENT ONLY: percpu_freelist: v3 with a paced scan (%s%%)%s\n\n' "$pct" "$what"
+printf 'Generated by lab/variants/make-pace.sh from the file of its parent (lab/variants/index).\n---\n'
+(cd "$tmp" && { diff -ru a b || [ $? -eq 1 ]; }) | sed -e '/^diff -ru/d' \
+	-e 's#^\(--- a/[^	]*\).*#\1#' -e 's#^+++ b/\([^	]*\).*#+++ b/\1#'

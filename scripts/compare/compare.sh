@@ -5,7 +5,8 @@
 #   -n  trials per variant and clock (default 5; the icount clock repeats exactly, 2 prove it)
 #   -k  clocks: icount (deterministic, 1 online CPU) and/or wall (TCG wall clock, CPUS online)
 #   -V  variants: base (the pristine base), series (the tree's HEAD), any commit-ish of the tree,
-#       or a lab variant: lab/variants/NAME.patch applied to the base (measurement only)
+#       or a lab variant of lab/variants/index (measurement only; NAME-<base> first), made from
+#       its parent by its patch (lib.sh variant_commit)
 #   -P  possible CPUs (QEMU maxcpus) to run at
 #   -o  name of the results directory (default: a time stamp); RECORD=1 also writes them as a
 #       record, records/<base>/compare/<date>-NAME/ (scripts/records.py; NAME default: compare)
@@ -43,19 +44,19 @@ name=${name:-$(date +%Y%m%d-%H%M%S)}
 out=$RESULTS/$name
 mkdir -p "$out"
 
-# Resolve a variant name to a commit of the tree.
-variant_commit() {
-	local v=$1 patch
+# VARIANT: a commit of the tree: base, series, a variant of lab/variants/index (lib.sh's
+# variant_commit), or a commit of the tree.
+commit_of() {
+	local v=$1
 	case $v in
 	base) git -C "$TREE" rev-parse "$BASE_TAG" ;;
 	series) git -C "$TREE" rev-parse HEAD ;;
 	*)
-		patch=$LAB_ROOT/lab/variants/$v.patch
-		if [[ -f $patch ]]; then
-			patched_commit "$BASE_TAG" "$patch"
+		if variant_index | awk -v n="$v" -v b="$v-$BASE" '$1 == n || $1 == b { f = 1 } END { exit !f }'; then
+			variant_commit "$v"
 		else
 			git -C "$TREE" rev-parse --verify -q "$v^{commit}" ||
-				die "unknown variant '$v' (base, series, a commit of the tree, or lab/variants/NAME.patch)"
+				die "unknown variant '$v' (base, series, a commit of the tree, or a variant of lab/variants/index)"
 		fi
 		;;
 	esac
@@ -64,7 +65,7 @@ variant_commit() {
 "$LAB_ROOT/scripts/tree.sh"
 declare -A kernel
 for v in $variants; do
-	commit=$(variant_commit "$v")
+	commit=$(commit_of "$v")
 	kernel[$v]=$("$LAB_ROOT/scripts/kernel.sh" "$commit")
 done
 bench_dir=$("$LAB_ROOT/scripts/bench-build.sh" HEAD)

@@ -3,11 +3,12 @@
 # flavour runs with the series' htab-mem (default pairing: barrier, as upstream's), with its
 # --pairing turn, and with upstream's own htab-mem (lab/variants/htab-mem-upstream.sh), in an order
 # that rotates every round. Wall clock (TCG or KVM, 2 vCPUs, bench -pN --prod-affinity 0-(N-1)).
-#   BASE=6.1 scripts/compare/htab-mem.sh [-n ROUNDS] [-w SECS] [-d SECS] [-p PRODUCERS] [-r REV] [-v PATCH] [-R]
+#   BASE=6.1 scripts/compare/htab-mem.sh [-n ROUNDS] [-w SECS] [-d SECS] [-p PRODUCERS] [-r REV] [-v VARIANT] [-R]
 #   -n rounds (default 3)   -w, -d  bench's warm-up and measured seconds (default 2 and 5)
 #   -p producers, even (default 2)   -r the tree revision (default HEAD)
-#   -v  also run the series' htab-mem with PATCH applied (a measurement-only variant, such as
-#       lab/variants/htab-mem-map-in-bench.patch), as a fourth implementation named 'variant'
+#   -v  also run the series' htab-mem of VARIANT, a measurement-only variant of lab/variants/index
+#       whose root is the series (htab-mem-map-in-bench; lab/variants/NAME.patch names NAME too),
+#       as a fourth implementation named 'variant'
 #       (its column in the table; take -n a multiple of 4, so that each runs in every place)
 #   -R  record the log and the table: records/6.1/htab-mem/<date>-htab-mem-vs-upstream/ (scripts/records.py)
 # Prints one "htab-mem: ..." line per run (scripts/compare/htab_mem_table.py), then the table:
@@ -17,7 +18,7 @@ set -euo pipefail
 own_group "$@"
 check_knobs
 
-usage="usage: htab-mem.sh [-n ROUNDS] [-w SECONDS] [-d SECONDS] [-p PRODUCERS] [-r REV] [-v PATCH] [-R]"
+usage="usage: htab-mem.sh [-n ROUNDS] [-w SECONDS] [-d SECONDS] [-p PRODUCERS] [-r REV] [-v VARIANT] [-R]"
 table=$LAB_ROOT/scripts/compare/htab_mem_table.py
 
 # The runner, in the VM: htab-mem.sh --run ROUNDS WARMUP SECONDS PRODUCERS DIR [VARIANT_DIR]
@@ -72,14 +73,14 @@ shift $((OPTIND - 1))
 [[ $prods =~ ^[1-9][0-9]*$ && $((prods % 2)) == 0 ]] ||
 	die "-p: expected an even number of producers (add_del_on_diff_cpu pairs them), got '$prods'"
 [[ $BASE == 6.1 ]] || die "only 6.1's series carries an htab-mem of its own (BASE=6.1, not $BASE)"
-[[ -z $variant || -f $variant ]] || die "-v $variant: no such patch"
+[[ -z $variant ]] || variant=$(variant_name "$variant")
 
 "$LAB_ROOT/scripts/tree.sh"
 commit=$("$LAB_ROOT/lab/variants/htab-mem-upstream.sh" "$rev")
 dir=$("$LAB_ROOT/scripts/bench-build.sh" "$commit")
 vdir=''
 if [[ -n $variant ]]; then
-	vcommit=$(patched_commit "$rev" "$(realpath "$variant")") || die "-v $variant does not apply on $rev"
+	vcommit=$(variant_commit "$variant" "$rev") || die "-v $variant does not apply on $rev"
 	vdir=$("$LAB_ROOT/scripts/bench-build.sh" "$vcommit")
 fi
 kernel=$("$LAB_ROOT/scripts/kernel.sh" "$rev")
@@ -95,7 +96,7 @@ step "in the VM ($((prods > 2 ? prods : 2)) vCPUs, kernel of $rev): $runs runs o
 
 summary=$(
 	echo "6.1 series ($(git -C "$TREE" log -1 --format='%h %s' "$rev")), bench of $(basename "$dir")"
-	[[ -z $vdir ]] || echo "variant: the series' htab-mem with $(basename "$variant"), bench of $(basename "$vdir")"
+	[[ -z $vdir ]] || echo "variant: the series' htab-mem with $variant, bench of $(basename "$vdir")"
 	echo "bench -w$warmup -d$secs -p$prods --prod-affinity 0-$((prods - 1)), $rounds rounds alternated;"
 	echo "medians of the rounds: per-producer op rate (k/s) and memory usage (MiB, the benchmark's"
 	echo "cgroup, as upstream's reports it); x upstream: op rate over upstream's ('~': no significant difference, Welch's t-test)"
@@ -106,7 +107,7 @@ echo "$summary"
 if ((record)); then
 	echo "$summary" >"$log.table"
 	record=$("$LAB_ROOT/scripts/records.py" write --kind htab-mem --name htab-mem-vs-upstream --clock "$(vm_clock "$log.err")" \
-		--what "6.1's htab-mem (pairing barrier and turn$([[ -z $vdir ]] || echo ", and the variant $(basename "$variant")")) against upstream's, every use case and flavour, alternated in one VM boot, $prods producers, $rounds rounds" \
+		--what "6.1's htab-mem (pairing barrier and turn$([[ -z $vdir ]] || echo ", and the variant $variant")) against upstream's, every use case and flavour, alternated in one VM boot, $prods producers, $rounds rounds" \
 		--command "$command" --variant "series=$(git -C "$TREE" rev-parse --short=12 "$rev")" "runs.log=$log" "table.txt=$log.table")
 	note "recorded in $record (git add it)"
 fi

@@ -6,7 +6,7 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-# Arguments: lab variants (lab/variants/NAME.patch) of the base's freelist that the benchmark also
+# Arguments: lab variants (lab/variants/index) of the base's freelist that the benchmark also
 # runs, for the bases whose file they apply to (config/<base>/tests).
 freelist_harness() {
 	"$LAB_ROOT/tools/testing/pcpu_freelist/run.sh"

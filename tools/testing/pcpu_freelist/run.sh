@@ -10,8 +10,8 @@
 #   run.sh mt [--threads N] [VERSION...]
 #                   multi-threaded benchmark, one pinned thread per online CPU (or N),
 #                   every scenario, the versions interleaved (default: base series); a
-#                   VERSION is base, series, or NAME of a lab variant: lab/variants/
-#                   NAME-<base>.patch, else NAME.patch, applied to the base
+#                   VERSION is base, series, or NAME of a lab variant (lab/variants/index:
+#                   NAME-<base> first, else NAME), made from its parent
 #   run.sh sim VERSION...
 #                   the cost model (mt_model.py, a model): events per op simulated at
 #                   2, 16, 64 and 256 CPUs (PFL_SIM_CPUS), priced with the costs in the
@@ -132,7 +132,6 @@ kversion() {
 	fi
 }
 
-# Base + lab/variants/NAME-<version>.patch or NAME.patch; print the stored directory.
 # patched_store DIR PATCH WHAT: the files of stored DIR with PATCH applied, stored; print that path.
 # WHAT names DIR in the error when PATCH does not apply.
 patched_store() {
@@ -147,12 +146,21 @@ patched_store() {
 	rm -rf "$tmp"
 }
 
+# variant NAME: the lab variant NAME of this version (lab/variants/index, scripts/lib/variants.sh:
+# NAME-<version> first), made from its root, the base or the series, by its parents' patches and
+# its own in turn; print the stored directory.
 variant() {
-	local patch=$LAB_ROOT/lab/variants/$1-$VERSION.patch
+	local steps step dir patch
 
-	[ -f "$patch" ] || patch=$LAB_ROOT/lab/variants/$1.patch
-	[ -f "$patch" ] || die "unknown version '$1' (base, series, or one of: $(names "$LAB_ROOT/lab/variants" '*.patch'))"
-	patched_store "$base" "$patch" "the base"
+	mapfile -t steps < <(variant_steps "$1" "$VERSION")
+	((${#steps[@]} > 1)) || exit 2
+	dir=$base
+	[ "${steps[0]}" = base ] || dir=$series
+	for step in "${steps[@]:1}"; do
+		patch=$(variant_patch "$step" "$dir") || exit 2
+		dir=$(patched_store "$dir" "$patch" "$(basename "$dir"), $step's parent") || exit 2
+	done
+	echo "$dir"
 }
 
 # build <src dir> <plain|tsan> <test|bench|mt|sim>: print the binary.
