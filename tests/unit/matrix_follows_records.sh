@@ -27,8 +27,10 @@ matrix_follows_records() {
 	local r0 r1
 	r0=$(grep '^| 8\. ' <<<"$before" | grep -o '| ×[0-9.]*, [0-9a-f]*, \[compare/[^|]*|$' | grep -o '×[0-9.]*' | tr -d '×')
 	r1=$(grep '^| 8\. ' <<<"$after" | grep -o '| ×[0-9.]*, [0-9a-f]*, \[compare/[^|]*|$' | grep -o '×[0-9.]*' | tr -d '×')
-	[[ -n $r0 && -n $r1 ]] && awk -v a="$r0" -v b="$r1" 'BEGIN { d = a / 2 - b; exit !(d < 0.02 && d > -0.02) }' ||
-		{ echo "row 8's 7.3 cell did not follow its record (the series' trials halved): ×$r0 -> ×$r1"; return 1; }
+	if [[ -z $r0 || -z $r1 ]] || ! awk -v a="$r0" -v b="$r1" 'BEGIN { d = a / 2 - b; exit !(d < 0.02 && d > -0.02) }'; then
+		echo "row 8's 7.3 cell did not follow its record (the series' trials halved): ×$r0 -> ×$r1"
+		return 1
+	fi
 	grep -q '^| 2\. .*| ✗ (exit 1), [0-9a-f]*, \[evidence/[^|]*-checkpatch\][^|]*|$' <<<"$after" ||
 		{ echo "row 2's 7.3 cell did not follow its record (exit status 1)"; return 1; }
 	((changed == 2)) || { echo "$changed rows changed, expected 2"; return 1; }
