@@ -105,7 +105,7 @@ command="BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$vari
 	echo "Command: \`$command\`"
 	echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "Machine: $(nproc) host CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), QEMU $(qemu-system-x86_64 --version | awk 'NR==1 { print $4 }') TCG, guest: ${CPUS:-$VM_CPUS} online CPUs (wall), 1 (icount)"
-	echo "Variants: $(for v in $variants; do printf '%s=%s ' "$v" "$(variant_commit "$v" | cut -c1-12)"; done)"
+	echo "Variants: $(for v in $variants; do printf '%s=%s ' "$v" "$(commit_of "$v" | cut -c1-12)"; done)"
 	echo "bench: $(git -C "$TREE" log -1 --format='%h %s' HEAD), -w1 -d$duration"
 	/usr/bin/python3 "$LAB_ROOT/scripts/compare/stats.py" "$csv" "$out"
 } >"$out/README.md"
@@ -115,7 +115,7 @@ if [[ ${RECORD:-0} == 1 ]]; then
 	# the clocks as records name them: icount, and the wall clock of the accelerator the VMs ran under
 	clock=$(for c in $clocks; do if [[ $c == icount ]]; then echo icount; else vm_clock "$out"/wall-*.log; fi; done | paste -sd,)
 	opts=(--clock "$clock" --what "make compare: ${benchs[*]:-every benchmark}, variants $variants, clocks $clocks, $possible possible CPUs, $trials trials")
-	for v in $variants; do opts+=(--variant "$v=$(variant_commit "$v" | cut -c1-12)"); done
+	for v in $variants; do opts+=(--variant "$v=$(commit_of "$v" | cut -c1-12)"); done
 	mapfile -t plots < <(compgen -G "$out/*.png" || true)
 	record=$("$LAB_ROOT/scripts/records.py" write --kind compare --name "$record_name" --command "$command" "${opts[@]}" \
 		"$csv" "table.md=$out/README.md" "${plots[@]}")
