@@ -513,20 +513,14 @@ void thread_main(Run &r, unsigned int t)
 
 		r.race[t] = race(r.c, *r.list, t,
 				 k + (uint64_t)((end - now_ns()) * r.tpn), r.tpn);
-		r.ops[t] = r.race[t].ok + r.race[t].fail;
-		r.elapsed[t] = now_ns() - start;
-		r.stats[t] = pcpu_shim_stats;
-		r.stats[t].lock_acquired -= before.lock_acquired;
-		r.stats[t].remote_lock -= before.remote_lock;
-		r.stats[t].contended -= before.contended;
-		r.stats[t].shared_rmw -= before.shared_rmw;
-		return;
-	}
-	for (;;) {
-		for (int i = 0; i < 64; i++)
-			ops += step(r.c, *r.list, r.ring, cpu, t, true);
-		if (now_ns() >= end)
-			break;
+		ops = r.race[t].ok + r.race[t].fail;
+	} else {
+		for (;;) {
+			for (int i = 0; i < 64; i++)
+				ops += step(r.c, *r.list, r.ring, cpu, t, true);
+			if (now_ns() >= end)
+				break;
+		}
 	}
 	r.ops[t] = ops;
 	r.elapsed[t] = now_ns() - start;
