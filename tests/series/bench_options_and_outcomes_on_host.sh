@@ -13,7 +13,7 @@ bench_options_and_outcomes_on_host() {
 	(($#)) || die "usage: $0 NAME... (tests/bench/test_bench_NAME.sh)"
 	dir=$(bench_dir)
 	for t in "$@"; do
-		BENCH=$dir/bench "$bench_tests/test_bench_$t.sh"
+		BENCH=$dir/bench BENCH_ON_HOST=1 "$bench_tests/test_bench_$t.sh"
 	done
 }
 
