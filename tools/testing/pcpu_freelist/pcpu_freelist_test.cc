@@ -439,20 +439,15 @@ TEST_P(PerCpuCount, PushAfterExhaustedPopIsSeen)
 // clear the head's bit: a push that comes in between must keep the bit, and
 // the count of set bits, so that its node stays findable from every CPU.
 namespace {
-Freelist *gap_fl;
-Elem *gap_elem;
-unsigned int gap_cpu;
 const void *gap_lock;
 
+// The push of PushRightAfterARemotePopIsSeen's window, before gap_lock is taken.
 int push_before_lock(rqspinlock_t *l)
 {
-	int cpu = pcpu_shim_cpu;
-
 	if ((const void *)l != gap_lock)
 		return 0;
 	pcpu_shim_res_lock_fail = nullptr;	// once, and not recursively
-	gap_fl->push(gap_cpu, gap_elem);
-	pcpu_shim_cpu = cpu;
+	push_in_window(nullptr);
 	return 0;
 }
 } // namespace
@@ -473,9 +468,9 @@ TEST_P(PerCpuCount, AgeingLooksAgainUnderTheLock)
 		f.push(k, f.elem(0));
 		ASSERT_EQ(f.pop(k), f.elem(0));
 		pcpu_shim_jiffies += 3;
-		gap_fl = &f;
-		gap_elem = f.elem(1);
-		gap_cpu = k;
+		window_fl = &f;
+		window_elem = f.elem(1);
+		window_cpu = k;
 		gap_lock = f.cpu_lock(k);
 		pcpu_shim_res_lock_fail = push_before_lock;
 		Elem *got = f.pop(c);
