@@ -14,6 +14,7 @@ __thread int pcpu_shim_cpu;
 __thread int pcpu_shim_in_nmi;
 __thread struct pcpu_shim_stats pcpu_shim_stats;
 __thread void (*pcpu_shim_after_unlock)(void *lock);
+__thread void (*pcpu_shim_before_lock)(void *lock);
 void (*pcpu_shim_bitop_hook)(long nr, const volatile unsigned long *addr);
 int (*pcpu_shim_res_lock_fail)(rqspinlock_t *lock);
 unsigned long pcpu_shim_jiffies;

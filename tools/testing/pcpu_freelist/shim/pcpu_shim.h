@@ -157,6 +157,26 @@ static inline void pcpu_shim_locked(void *l)
 }
 extern __thread void (*pcpu_shim_after_unlock)(void *lock);
 
+/*
+ * The test build (PCPU_SHIM_CHECK) lets a test run a callback in this thread
+ * right before it acquires a lock: what another CPU did between the moment
+ * the code decided to lock and the lock itself.
+ */
+extern __thread void (*pcpu_shim_before_lock)(void *lock);
+#ifdef PCPU_SHIM_CHECK
+static inline void pcpu_shim_lock_window(void *l)
+{
+	void (*fn)(void *l) = pcpu_shim_before_lock;
+
+	if (unlikely(fn)) {
+		pcpu_shim_before_lock = NULL;	/* once, and not recursively */
+		fn(l);
+	}
+}
+#else
+#define pcpu_shim_lock_window(l)	do { } while (0)
+#endif
+
 static inline void raw_spin_lock_init(raw_spinlock_t *l)
 {
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELAXED);
@@ -164,6 +184,7 @@ static inline void raw_spin_lock_init(raw_spinlock_t *l)
 
 static inline bool raw_spin_trylock(raw_spinlock_t *l)
 {
+	pcpu_shim_lock_window(l);
 	if (__atomic_load_n(&l->locked, __ATOMIC_RELAXED) ||
 	    __atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)) {
 		pcpu_shim_stats.trylock_failed++;
@@ -181,6 +202,7 @@ static inline bool raw_spin_trylock(raw_spinlock_t *l)
 
 static inline void raw_spin_lock(raw_spinlock_t *l)
 {
+	pcpu_shim_lock_window(l);
 	if (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)) {
 		pcpu_shim_tally_contended();
 		pcpu_shim_lock_slow(&l->locked);

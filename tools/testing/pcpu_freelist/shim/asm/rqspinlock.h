@@ -29,6 +29,7 @@ static inline int raw_res_spin_lock(rqspinlock_t *l)
 	int (*fail)(rqspinlock_t *l) = pcpu_shim_res_lock_fail;
 	int err;
 
+	pcpu_shim_lock_window(l);
 	if (unlikely(fail) && (err = fail(l))) {
 		pcpu_shim_stats.trylock_failed++;
 		return err;
