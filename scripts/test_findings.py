@@ -13,8 +13,8 @@ import unittest
 import findings
 import records
 
-ENV = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
-           GIT_COMMITTER_EMAIL="t@t", GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
+from labtest import ENV, write
+
 T0 = datetime.datetime(2026, 12, 5, 10, 0, 0, tzinfo=datetime.timezone.utc)
 TRIALS = """\
 clock,variant,trial,possible_cpus,family,benchmark,value,unit
@@ -30,12 +30,6 @@ MT = {"reps": 9, "versions": ["base", "series"],
       "ranges": {"exhausted:64/base": [250.0, 260.0], "exhausted:64/series": [5.0, 6.0],
                  "storm:0:64 churner/base": [70.0, 90.0], "storm:0:64 churner/series": [85.0, 99.0]}}
 
-
-def write(root, path, text):
-    full = os.path.join(root, path)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w") as f:
-        f.write(text)
 
 
 class Fixture(unittest.TestCase):

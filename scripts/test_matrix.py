@@ -7,29 +7,21 @@ import io
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 import unittest
 
 import matrix
 import records
 
-ENV = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
-           GIT_COMMITTER_EMAIL="t@t", GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1",
-           GIT_AUTHOR_DATE="2026-12-01T00:00:00Z", GIT_COMMITTER_DATE="2026-12-01T00:00:00Z")
+import labtest
+from labtest import write
+
+ENV = dict(labtest.ENV, GIT_AUTHOR_DATE="2026-12-01T00:00:00Z", GIT_COMMITTER_DATE="2026-12-01T00:00:00Z")
 T0 = datetime.datetime(2026, 12, 5, 10, 0, 0, tzinfo=datetime.timezone.utc)
 
 
 def git(root, *args):
-    return subprocess.run(["git", "-C", root, *args], check=True, capture_output=True, text=True,
-                          env=ENV).stdout.strip()
-
-
-def write(root, path, text):
-    full = os.path.join(root, path)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w") as f:
-        f.write(text)
+    return labtest.git(root, *args, env=ENV)
 
 
 class Kernel:

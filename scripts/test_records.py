@@ -13,21 +13,11 @@ import unittest
 
 import records
 
-ENV = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
-           GIT_COMMITTER_EMAIL="t@t", GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
+from labtest import ENV, git, write
+
 WHEN = datetime.datetime(2026, 12, 5, 10, 20, 30, tzinfo=datetime.timezone.utc)
 
 
-def git(root, *args, stdin=None):
-    return subprocess.run(["git", "-C", root, *args], check=True, capture_output=True, text=True, env=ENV,
-                          input=stdin).stdout.strip()
-
-
-def write(root, path, text):
-    full = os.path.join(root, path)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w") as f:
-        f.write(text)
 
 
 def patch(n, path, subject, line):
