@@ -1,56 +1,46 @@
 #!/bin/bash
 # The main job: materialize the tree, build the kernel and bench of REV (default: the tree's HEAD),
-# boot the kernel in the VM and run the benchmark suite there.
+# boot the kernel in the VM and run the benchmark suite there (scripts/measure.sh, runner
+# scripts/guest/suite.sh), then print its summary table (scripts/benchout.py summary).
 #   scripts/bench.sh [-H]     -H: run the host-safe benchmarks on the host kernel instead
 # BENCHS='names or families' narrows the suite (config/benchmarks); CPUS, MAXCPUS, MEM, ICOUNT
 # are passed to the VM. RECORD=1 also writes the run as a record, records/<base>/bench/
-# (scripts/records.py: the suite's output, its lab-result lines included).
+# (scripts/records.py: the suite's output, its lab-result lines and the summary table).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
 check_knobs
 [[ $# == 0 || ($# == 1 && $1 == -H) ]] || die "$1: no such argument (usage: scripts/bench.sh [-H])"
 
-on_host=0
-[[ ${1:-} == -H ]] && on_host=1
+on_host=0 where=vm target=bench
+[[ ${1:-} == -H ]] && on_host=1 where=host target=host-bench
 start=$SECONDS
-log=$(mktemp)
-trap 'rm -f "$log" "$log".*' EXIT
-"$LAB_ROOT/scripts/tree.sh"
-rev=$(tree_commit "${REV:-HEAD}")
-bench_dir=$("$LAB_ROOT/scripts/bench-build.sh" "$rev")
-# shellcheck disable=SC2086 # BENCHS is a list of words
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+log=$tmp/bench.log runs=$tmp/runs.jsonl
+warmup=${WARMUP:-$SUITE_WARMUP} duration=${DURATION:-$SUITE_DURATION}
+measure=("$LAB_ROOT/scripts/measure.sh" -l "$log" -o "$runs" -L "warmup=$warmup" -L "duration=$duration")
 if ((on_host)); then
-	suite=("$LAB_ROOT/scripts/suite.sh" -b "$bench_dir" -w host)
-	# Tracepoint benchmarks look tracepoints up in tracefs. When the host has it mounted nowhere,
-	# mount it in a private mount namespace that only the suite sees; else skip them, saying why.
-	if [[ ! -e /sys/kernel/tracing/events && ! -e /sys/kernel/debug/tracing/events ]]; then
-		if unshare -m --propagation private mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null; then
-			note "tracefs is not mounted on the host: the suite runs in a private mount namespace with tracefs mounted there"
-			suite=(unshare -m --propagation private bash -c 'mount -t tracefs tracefs /sys/kernel/tracing && exec "$@"' - "${suite[@]}")
-		else
-			note "tracefs is not mounted and cannot be mounted in a private mount namespace: skipping $TRACEFS_BENCHS"
-			suite+=(-x "$TRACEFS_BENCHS")
-		fi
-	fi
-	step "running the host-safe benchmarks on the host kernel ($(uname -r))" "${suite[@]}" ${BENCHS:-} | tee "$log"
-	clock=native
+	measure+=(-H)
 else
-	kernel=$("$LAB_ROOT/scripts/kernel.sh" "$rev")
-	step "running the benchmark suite in the VM (${CPUS:-$VM_CPUS} CPUs, ${MAXCPUS:-${CPUS:-$VM_CPUS}} possible$([[ ${ICOUNT:-0} == 1 ]] && echo ', icount clock'))" \
-		"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -t "${TIMEOUT:-$BENCH_TIMEOUT}" -- \
-		"$(guest_command "$LAB_ROOT/scripts/suite.sh" -b "$bench_dir" -w vm ${BENCHS:-})" 2> >(tee "$log.err" >&2) | tee "$log"
-	clock=icount
-	[[ ${ICOUNT:-0} == 1 ]] || clock=$(vm_clock "$log.err")
+	measure+=(-t "${TIMEOUT:-$BENCH_TIMEOUT}")
 fi
+# shellcheck disable=SC2086 # BENCHS is a list of words
+"${measure[@]}" suite -w "$where" -W "$warmup" -d "$duration" ${BENCHS:-} && status=0 || status=$?
+[[ -s $runs ]] || exit "$status"
+# the summary table, from the run's line; the record's bench.log ends with it, as the suite's
+# output did when the guest printed it
+python3 "$LAB_ROOT/scripts/benchout.py" summary "$runs" | tee -a "$log"
+((status == 0)) || exit "$status"
 if [[ ${RECORD:-0} == 1 ]]; then
-	target=bench
-	((on_host)) && target=host-bench
+	rev=$(python3 "$LAB_ROOT/scripts/benchout.py" field bench "$runs")	# VARIANT=COMMIT, 12 digits
+	rev=${rev#*=}
 	command="make $target BASE=$BASE REV=${REV:-HEAD}"
 	for knob in BENCHS CPUS MAXCPUS MEM ICOUNT ACCEL; do
 		[[ -z ${!knob:-} ]] || command+=" $knob='${!knob}'"
 	done
-	record=$("$LAB_ROOT/scripts/records.py" write --kind bench --name "$target" --clock "$clock" --status 0 \
+	record=$("$LAB_ROOT/scripts/records.py" write --kind bench --name "$target" \
+		--clock "$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")" --status 0 \
 		--what "make $target: ${BENCHS:-every benchmark of the registry} on the kernel of ${rev:0:12}" \
 		--command "$command" --variant "kernel=${rev:0:12}" "bench.log=$log")
 	note "recorded in $record (git add it)"

@@ -18,11 +18,20 @@ and one final line with mean ± stddev, in the format of its report_final:
   SUMMARY tasks_trace grace period latency<TAB>avg M us<TAB>stddev S us            rcu tasks trace
   SUMMARY ticks per tasks_trace grace period<TAB>avg M<TAB>stddev S
 
-The lab's own lines (scripts/suite.sh prints them, make compare reads them):
+The lab's own lines (scripts/guest/suite.sh prints them, make bench and make compare read them):
 
   lab-result: NAME FAMILY MEAN STDDEV UNIT
   lab-memory: NAME FAMILY MEAN STDDEV PEAK MiB        htab-mem's memory usage (upstream's figure)
   lab-map-growth: NAME FAMILY MEAN STDDEV PEAK MiB    the hash map's own growth (6.1's series)
+  lab-missing: NAME FAMILY WHY                        no result: skipped, FAILED, no summary line
+
+and those of the other runners of scripts/guest/: "scaling: BENCH A|B pN MEAN STDDEV" (or
+"... pN fail WHY") and "htab-mem: ..." (scripts/compare/htab_mem_table.py).
+
+scripts/measure.sh, the lab's one measurement pipeline, appends one JSON object a line per run to a
+runs file (run, below): what ran where (runner, arguments, kernel and bench commits, clock, the
+caller's labels, exit status) and its results read from those lines. The tables are printed from
+that file (summary, trials-csv, scaling).
 
 Usage (bench output on FILE or standard input):
   benchout.py rate [-m METRIC] [FILE]   "MEAN STDDEV UNIT" of the Summary's first measured metric
@@ -30,8 +39,15 @@ Usage (bench output on FILE or standard input):
   benchout.py lab NAME FAMILY [FILE]    the lab-result line (and lab-memory, lab-map-growth lines)
                                         of one run
   benchout.py json [FILE]               one JSON object a line, per run of bench in FILE
-  benchout.py trials-csv CLOCK VARIANT TRIAL POSSIBLE [FILE]
-                                        make compare's CSV rows from the lab-result lines of a log
+  benchout.py run LOG [KEY=VALUE...]    the JSON line of one run of scripts/measure.sh: KEY=VALUE
+                                        fields (label.KEY=VALUE: the caller's labels), and the
+                                        results of the runner's output in LOG
+  benchout.py summary [RUNS]            make bench's summary table of the suite's runs in RUNS
+  benchout.py trials-csv [RUNS]         make compare's trials.csv, from the labels clock, variant,
+                                        trial and possible of each run in RUNS
+  benchout.py scaling [RUNS]            make scaling's table of the scaling runs in RUNS
+  benchout.py clock [RUNS]              the clocks of the runs in RUNS, in order, comma-separated
+  benchout.py field KEY [RUNS]          the field KEY of the last run in RUNS
 Errors are one line on stderr, "benchout: ...", exit status 1 (2 for a bad command line).
 """
 import csv
@@ -64,6 +80,8 @@ NOTE = re.compile(r"^(Memory \(|Expected )")
 LAB_RESULT = re.compile(r"^lab-result: (\S+) (\S+) (" + NUM + r") (" + NUM + r"|-) (.+)$")
 LAB_MEMORY = re.compile(r"^lab-(memory|map-growth): (\S+) (\S+) (" + NUM + r") (" + NUM + r") (" + NUM +
                         r") MiB$")
+LAB_MISSING = re.compile(r"^lab-missing: (\S+) (\S+) (.+)$")
+SCALING = re.compile(r"^scaling: (\S+) ([AB]) p(\d+) (?:(" + NUM + r") (" + NUM + r"|-)|fail ?(.*))$")
 
 
 class BenchOutputError(Exception):
@@ -280,9 +298,9 @@ def lab_lines(run, name, family):
     return lines
 
 
-def parse_lab(text):
+def parse_lab(text, missing=False):
     """The lab-result lines of TEXT, with the lab-memory and lab-map-growth lines of the same
-    benchmark, in order."""
+    benchmark, in order; with MISSING, the lab-missing lines too ({name, family, missing: WHY})."""
     results = []
     for raw in text.splitlines():
         line = raw.rstrip("\r")
@@ -291,17 +309,151 @@ def parse_lab(text):
             results.append({"name": m.group(1), "family": m.group(2), "mean": float(m.group(3)),
                             "mean_text": m.group(3),
                             "stddev": None if m.group(4) == "-" else float(m.group(4)),
+                            "stddev_text": m.group(4),
                             "unit": m.group(5).strip(), "memory": None, "map_growth": None})
             continue
         m = LAB_MEMORY.match(line)
         if m:
-            if not results or results[-1]["name"] != m.group(2):
+            if not results or results[-1]["name"] != m.group(2) or "missing" in results[-1]:
                 raise BenchOutputError(f"lab-{m.group(1)} line without its lab-result line: '{line}'")
             results[-1]["memory" if m.group(1) == "memory" else "map_growth"] = {
-                "mean": float(m.group(4)), "stddev": float(m.group(5)), "peak": float(m.group(6))}
-        elif line.startswith(("lab-result:", "lab-memory:", "lab-map-growth:")):
+                "mean": float(m.group(4)), "stddev": float(m.group(5)), "peak": float(m.group(6)),
+                "text": [m.group(4), m.group(5), m.group(6)]}
+            continue
+        m = LAB_MISSING.match(line) if missing else None
+        if m:
+            results.append({"name": m.group(1), "family": m.group(2), "missing": m.group(3).strip()})
+        elif line.startswith(("lab-result:", "lab-memory:", "lab-map-growth:", "lab-missing:")):
             raise BenchOutputError(f"malformed lab line: '{line[:80]}'")
     return results
+
+
+def parse_scaling(text):
+    """The "scaling: ..." lines of TEXT (scripts/guest/scaling.sh), in order: {name, bench (A or
+    B), producers, mean, stddev} or, for a failed run, {name, bench, producers, fail: WHY}."""
+    out = []
+    for raw in text.splitlines():
+        line = raw.rstrip("\r")
+        if not line.startswith("scaling: "):
+            continue
+        m = SCALING.match(line)
+        if not m:
+            raise BenchOutputError(f"malformed scaling line: '{line[:80]}'")
+        r = {"name": m.group(1), "bench": m.group(2), "producers": int(m.group(3))}
+        if m.group(4) is None:
+            r["fail"] = m.group(6)
+        else:
+            r.update(mean=float(m.group(4)), stddev=None if m.group(5) == "-" else float(m.group(5)))
+        out.append(r)
+    return out
+
+
+def run_record(text, fields):
+    """One run of scripts/measure.sh as a dict: FIELDS ("KEY=VALUE" strings; "label.KEY=VALUE" go
+    to its labels; a value of digits is a number) and the results of the runner's output TEXT."""
+    run = {"labels": {}}
+    for f in fields:
+        key, sep, value = f.partition("=")
+        if not sep or not key:
+            raise BenchOutputError(f"run: expected KEY=VALUE, got '{f}'")
+        value = int(value) if re.fullmatch(r"-?(?:0|[1-9]\d*)", value) else value
+        if key.startswith("label."):
+            run["labels"][key[len("label."):]] = value
+        else:
+            run[key] = value
+    run["results"] = parse_lab(text, missing=True)
+    run["scaling"] = parse_scaling(text)
+    run["htab_mem"] = [line.rstrip("\r") for line in text.splitlines() if line.startswith("htab-mem: ")]
+    return run
+
+
+def read_runs(text):
+    """The runs of a runs file (one JSON object a line), in order."""
+    runs = []
+    for i, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            run = json.loads(line)
+        except ValueError as e:
+            raise BenchOutputError(f"line {i}: not JSON ({e.msg})")
+        if not isinstance(run, dict) or not isinstance(run.get("results"), list):
+            raise BenchOutputError(f"line {i}: not a run of scripts/measure.sh (no results)")
+        runs.append(run)
+    return runs
+
+
+def summary_lines(runs):
+    """make bench's summary of each suite run: a blank line, "Summary (WHERE, bench -wW -dD):" and
+    one row a benchmark, in the order it ran, as scripts/guest/suite.sh printed it before."""
+    out = []
+    for run in runs:
+        if run.get("runner") != "suite":
+            continue
+        labels = run["labels"]
+        out += ["", f"Summary ({run.get('where', '?')}, bench -w{labels.get('warmup', '?')} "
+                    f"-d{labels.get('duration', '?')}):"]
+        for r in run["results"]:
+            if "missing" in r:
+                out.append(f"  {r['name']:<28} {r['missing']}")
+                continue
+            line = f"  {r['name']:<28} {r['mean_text']:>10} ± {r['stddev_text']:<8} {r['unit']:<5}"
+            if r.get("memory"):
+                mean, stddev, peak = r["memory"]["text"]
+                line += f"   memory {mean:>8} ± {stddev:<6} MiB, peak {peak} MiB"
+            if r.get("map_growth"):
+                mean, stddev, peak = r["map_growth"]["text"]
+                line += f"; map growth {mean} ± {stddev} MiB, peak {peak} MiB"
+            out.append(line)
+    return out
+
+
+TRIALS_HEADER = ["clock", "variant", "trial", "possible_cpus", "family", "benchmark", "value", "unit"]
+
+
+def trials_rows(runs):
+    """make compare's trials.csv rows (scripts/compare/stats.py reads them): each result of each
+    run, with the run's labels clock, variant, trial and possible."""
+    rows = []
+    for run in runs:
+        labels = run["labels"]
+        try:
+            head = [str(labels[k]) for k in ("clock", "variant", "trial", "possible")]
+        except KeyError as e:
+            raise BenchOutputError(f"a run without the label {e.args[0]} (trials-csv)")
+        rows += [head + [r["family"], r["name"], r["mean_text"], r["unit"]]
+                 for r in run["results"] if "missing" not in r]
+    return rows
+
+
+def scaling_lines(runs):
+    """make scaling's table: per benchmark and bench (A, B), the mean over the rounds of the -p1 and
+    -p2 rates, p2/p1 of those means, and the lowest and highest per-round ratio; "fails" for a
+    benchmark with a failed run."""
+    keys, fails, rates = [], {}, {}
+    for run in runs:
+        for r in run.get("scaling", []):
+            key = (r["name"], r["bench"])
+            if key not in fails:
+                keys.append(key)
+                fails[key] = 0
+            if "fail" in r:
+                fails[key] += 1
+            else:
+                rates.setdefault((key, r["producers"]), []).append(r["mean"])
+    out = [f"{'benchmark':<18} {'':<3} {'p1':>10} {'p2':>10} {'p2/p1':>7} {'per round':>15}"]
+    for key in keys:
+        p1, p2 = rates.get((key, 1), []), rates.get((key, 2), [])
+        if fails[key] or not p1 or not p2 or sum(p1) <= 0:
+            out.append(f"{key[0]:<18} {key[1]:<3} {'fails':>10} ({fails[key]} of "
+                       f"{fails[key] + len(p1) + len(p2)} runs)")
+            continue
+        m1, m2 = sum(p1) / len(p1), sum(p2) / len(p2)
+        ratios = [b / a if a > 0 else 0 for a, b in zip(p1, p2)]
+        lo, hi = min(ratios + [1e9]), max(ratios + [0])
+        out.append(f"{key[0]:<18} {key[1]:<3} {m1:>10.3f} {m2:>10.3f} {m2 / m1:>7.2f} "
+                   f"{lo:>7.2f}..{hi:<6.2f}")
+    return out
 
 
 def read_input(path):
@@ -317,7 +469,7 @@ def read_input(path):
 def main(argv, out=sys.stdout):
     args = argv[1:]
     if not args:
-        return usage("expected a command: rate, lab, json or trials-csv (--help)")
+        return usage("expected a command: rate, lab, json, run, summary, trials-csv, scaling, clock or field (--help)")
     if args[0] in ("-h", "--help"):
         print(__doc__.strip(), file=out)
         return 0
@@ -341,14 +493,36 @@ def main(argv, out=sys.stdout):
             return usage(f"json takes at most one FILE, got {len(args)}")
         for run in parse(read_input(args[0] if args else None)):
             print(json.dumps(run, ensure_ascii=False), file=out)
-    elif cmd == "trials-csv":
-        if len(args) not in (4, 5):
-            return usage("trials-csv takes CLOCK VARIANT TRIAL POSSIBLE [FILE]")
-        w = csv.writer(out, lineterminator="\n")
-        for r in parse_lab(read_input(args[4] if len(args) == 5 else None)):
-            w.writerow(args[:4] + [r["family"], r["name"], r["mean_text"], r["unit"]])
+    elif cmd == "run":
+        if not args:
+            return usage("run takes LOG [KEY=VALUE...]")
+        print(json.dumps(run_record(read_input(args[0]), args[1:]), ensure_ascii=False), file=out)
+    elif cmd == "field":
+        if len(args) not in (1, 2):
+            return usage("field takes KEY [RUNS]")
+        runs = read_runs(read_input(args[1] if len(args) == 2 else None))
+        if not runs or args[0] not in runs[-1]:
+            raise BenchOutputError(f"no field '{args[0]}' in the last run" if runs else "no runs")
+        print(runs[-1][args[0]], file=out)
+    elif cmd in ("summary", "trials-csv", "scaling", "clock"):
+        if len(args) > 1:
+            return usage(f"{cmd} takes at most one RUNS file, got {len(args)}")
+        runs = read_runs(read_input(args[0] if args else None))
+        if cmd == "summary":
+            lines = summary_lines(runs)
+        elif cmd == "scaling":
+            lines = scaling_lines(runs)
+        elif cmd == "clock":
+            lines = [",".join(dict.fromkeys(str(r.get("clock", "?")) for r in runs))]
+        else:
+            w = csv.writer(out, lineterminator="\n")
+            w.writerow(TRIALS_HEADER)
+            w.writerows(trials_rows(runs))
+            lines = []
+        for line in lines:
+            print(line, file=out)
     else:
-        return usage(f"unknown command '{cmd}' (rate, lab, json, trials-csv; --help)")
+        return usage(f"unknown command '{cmd}' (rate, lab, json, run, summary, trials-csv, scaling, clock, field; --help)")
     return 0
 
 

@@ -216,7 +216,7 @@ class LabLines(unittest.TestCase):
         (r,) = benchout.parse_lab("noise\n" + text + "\n")
         self.assertEqual((r["name"], r["family"], r["mean"], r["stddev"], r["unit"]),
                          ("h", "f", 2.49, 0.01, "k/s"))
-        self.assertEqual(r["memory"], {"mean": 0.48, "stddev": 0.0, "peak": 0.5})
+        self.assertEqual(r["memory"], {"mean": 0.48, "stddev": 0.0, "peak": 0.5, "text": ["0.48", "0.00", "0.50"]})
         self.assertIsNone(r["map_growth"])
         text = "\n".join(benchout.lab_lines(benchout.one_run(fixture("htab-mem-both.txt")), "h", "f"))
         (r,) = benchout.parse_lab(text + "\n")
@@ -250,14 +250,6 @@ class Cli(unittest.TestCase):
         self.assertEqual((rc, len(lines)), (0, 3))
         self.assertEqual(json.loads(lines[2])["benchmark"], "htab-mem")
 
-    def test_trials_csv(self):
-        log = ("lab-result: ls-seq-get-1 local-storage 5.433 0.010 M ops/s\n"
-               "lab-result: htab-mem-churn-bpf-ma htab-mem 5.58 0.13 k/s\n"
-               "lab-memory: htab-mem-churn-bpf-ma htab-mem 0.74 0.00 0.74 MiB\n")
-        self.assertEqual(cli("trials-csv", "icount", "base", "1", "2", stdin=log),
-                         (0, "icount,base,1,2,local-storage,ls-seq-get-1,5.433,M ops/s\n"
-                             "icount,base,1,2,htab-mem,htab-mem-churn-bpf-ma,5.58,k/s\n", ""))
-
     def test_no_summary_is_one_line_and_status_1(self):
         # 6.1's own bpf-hashmap-full-update (before the series' rework) prints no Summary line
         rc, out, err = cli("rate", stdin="Setting up benchmark 'bpf-hashmap-full-update'...\n"
@@ -277,6 +269,120 @@ class Cli(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertEqual(len(err.splitlines()), 1)
         self.assertEqual(cli("--help")[0], 0)
+
+
+# A suite run's output (scripts/guest/suite.sh), and its summary rows as suite.sh printed them in
+# the guest before the table moved to the host (its printf formats, run by bash on these lines)
+SUITE_LOG = """>>> trig-base: ./bench -w1 -d3 trig-base
+lab-result: trig-base trigger 9.329 0.142 M/s
+lab-missing: trig-tp trigger skipped
+lab-result: htab-mem-churn-bpf-ma htab-mem 5.58 0.13 k/s
+lab-memory: htab-mem-churn-bpf-ma htab-mem 0.74 0.00 0.74 MiB
+lab-map-growth: htab-mem-churn-bpf-ma htab-mem 0.63 0.01 0.70 MiB
+lab-missing: full-update-full hashmap FAILED
+lab-result: bloom-false bloom 2.70 - %
+lab-missing: ls-seq-get-1 local-storage no summary line
+lab-result: ls-seq-get-1000 local-storage 123.456 12.345 M ops/s
+"""
+SUITE_SUMMARY = [
+    "",
+    "Summary (vm, bench -w1 -d3):",
+    "  trig-base                         9.329 \u00b1 0.142    M/s  ",
+    "  trig-tp                      skipped",
+    "  htab-mem-churn-bpf-ma              5.58 \u00b1 0.13     k/s     memory     0.74 \u00b1 0.00   MiB,"
+    " peak 0.74 MiB; map growth 0.63 \u00b1 0.01 MiB, peak 0.70 MiB",
+    "  full-update-full             FAILED",
+    "  bloom-false                        2.70 \u00b1 -        %    ",
+    "  ls-seq-get-1                 no summary line",
+    "  ls-seq-get-1000                 123.456 \u00b1 12.345   M ops/s",
+]
+# make scaling's runs, and its table as the awk program of scaling.sh printed it
+SCALING_LOG = """scaling: trig-base A p1 9.329 0.142
+scaling: trig-base A p2 17.101 0.300
+scaling: trig-base B p2 18.250 0.200
+scaling: trig-base B p1 9.500 0.100
+scaling: trig-rawtp A p1 fail libbpf: failed to attach
+scaling: trig-rawtp A p2 3.000 0.010
+scaling: trig-rawtp B p1 2.000 0.010
+scaling: trig-rawtp B p2 3.900 0.010
+scaling: trig-base B p1 9.100 0.100
+scaling: trig-base B p2 18.700 0.200
+scaling: trig-base A p1 9.200 0.142
+scaling: trig-base A p2 16.900 0.300
+scaling: trig-zero A p1 0.000 0.000
+scaling: trig-zero A p2 1.000 0.000
+"""
+SCALING_TABLE = """benchmark                      p1         p2   p2/p1       per round
+trig-base          A        9.264     17.000    1.84    1.83..1.84  
+trig-base          B        9.300     18.475    1.99    1.92..2.05  
+trig-rawtp         A        fails (1 of 2 runs)
+trig-rawtp         B        2.000      3.900    1.95    1.95..1.95  
+trig-zero          A        fails (0 of 2 runs)
+"""
+
+
+def runs_file(*runs):
+    """A runs file of scripts/measure.sh: one line a (LOG, FIELDS) pair, as `benchout.py run` makes it."""
+    return "".join(json.dumps(benchout.run_record(log, fields)) + "\n" for log, fields in runs)
+
+
+class Runs(unittest.TestCase):
+    """The runs file of scripts/measure.sh, and the tables printed from it."""
+
+    def test_run_line(self):
+        rc, out, _ = cli("run", "-", "runner=suite", "status=1", "label.trial=3", "label.variant=base",
+                         "kernel=series=0123456789ab", stdin=SUITE_LOG)
+        run = json.loads(out)
+        self.assertEqual((rc, len(out.splitlines())), (0, 1))
+        self.assertEqual((run["runner"], run["status"], run["labels"], run["kernel"]),
+                         ("suite", 1, {"trial": 3, "variant": "base"}, "series=0123456789ab"))
+        self.assertEqual([(r["name"], r.get("missing")) for r in run["results"]][:3],
+                         [("trig-base", None), ("trig-tp", "skipped"), ("htab-mem-churn-bpf-ma", None)])
+        self.assertEqual(run["results"][2]["map_growth"]["text"], ["0.63", "0.01", "0.70"])
+
+    def test_bad_field_and_bad_runs(self):
+        self.assertEqual(cli("run", "-", "nokey", stdin="")[2], "benchout: run: expected KEY=VALUE, got 'nokey'\n")
+        self.assertEqual(cli("summary", stdin="not json\n")[:1], (1,))
+        rc, _, err = cli("summary", stdin='{"runner": "suite"}\n')
+        self.assertEqual((rc, err), (1, "benchout: line 1: not a run of scripts/measure.sh (no results)\n"))
+        with self.assertRaisesRegex(benchout.BenchOutputError, "malformed lab line"):
+            benchout.run_record("lab-missing: x\n", [])
+
+    def test_summary_rows_are_those_of_the_suite(self):
+        runs = runs_file((SUITE_LOG, ["runner=suite", "where=vm", "label.warmup=1", "label.duration=3"]),
+                         ("scaling: trig-base A p1 1.0 0.1\n", ["runner=scaling"]))
+        self.assertEqual(cli("summary", stdin=runs), (0, "\n".join(SUITE_SUMMARY) + "\n", ""))
+
+    def test_trials_csv(self):
+        runs = runs_file(
+            ("lab-result: ls-seq-get-1 local-storage 5.433 0.010 M ops/s\n"
+             "lab-result: htab-mem-churn-bpf-ma htab-mem 5.58 0.13 k/s\n"
+             "lab-memory: htab-mem-churn-bpf-ma htab-mem 0.74 0.00 0.74 MiB\n"
+             "lab-missing: trig-base trigger FAILED\n",
+             ["label.clock=icount", "label.variant=base", "label.trial=1", "label.possible=2"]),
+            ("lab-result: ls-seq-get-1 local-storage 5.000 0.010 M ops/s\n",
+             ["label.clock=wall", "label.variant=series", "label.trial=1", "label.possible=64"]))
+        self.assertEqual(cli("trials-csv", stdin=runs),
+                         (0, "clock,variant,trial,possible_cpus,family,benchmark,value,unit\n"
+                             "icount,base,1,2,local-storage,ls-seq-get-1,5.433,M ops/s\n"
+                             "icount,base,1,2,htab-mem,htab-mem-churn-bpf-ma,5.58,k/s\n"
+                             "wall,series,1,64,local-storage,ls-seq-get-1,5.000,M ops/s\n", ""))
+        rc, _, err = cli("trials-csv", stdin=runs_file(("", ["label.clock=icount"])))
+        self.assertEqual((rc, err), (1, "benchout: a run without the label variant (trials-csv)\n"))
+
+    def test_scaling_table_is_that_of_the_awk_program(self):
+        lines = SCALING_LOG.splitlines(keepends=True)  # two runs: the table is over the whole file
+        runs = runs_file(("".join(lines[:9]), ["runner=scaling"]), ("".join(lines[9:]), ["runner=scaling"]))
+        self.assertEqual(cli("scaling", stdin=runs), (0, SCALING_TABLE, ""))
+        with self.assertRaisesRegex(benchout.BenchOutputError, "malformed scaling line"):
+            benchout.parse_scaling("scaling: trig-base C p1 1.0 0.1\n")
+
+    def test_clock_and_field(self):
+        runs = runs_file(("", ["clock=icount", "bench=HEAD=0123456789ab"]), ("", ["clock=wall-tcg"]),
+                         ("", ["clock=icount", "bench=base=ba5eba5eba5e"]))
+        self.assertEqual(cli("clock", stdin=runs), (0, "icount,wall-tcg\n", ""))
+        self.assertEqual(cli("field", "bench", stdin=runs), (0, "base=ba5eba5eba5e\n", ""))
+        self.assertEqual(cli("field", "nosuch", stdin=runs)[2], "benchout: no field 'nosuch' in the last run\n")
 
 
 if __name__ == "__main__":

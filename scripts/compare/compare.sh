@@ -6,7 +6,7 @@
 #   -k  clocks: icount (deterministic, 1 online CPU) and/or wall (TCG wall clock, CPUS online)
 #   -V  variants: base (the pristine base), series (the tree's HEAD), any commit-ish of the tree,
 #       or a lab variant of lab/variants/index (measurement only; NAME-<base> first), made from
-#       its parent by its patch (lib.sh variant_commit)
+#       its parent by its patch (lib.sh variant_commit); scripts/measure.sh makes each
 #   -P  possible CPUs (QEMU maxcpus) to run at
 #   -o  name of the results directory (default: a time stamp); RECORD=1 also writes them as a
 #       record, records/<base>/compare/<date>-NAME/ (scripts/records.py; NAME default: compare)
@@ -18,7 +18,7 @@ own_group "$@"
 check_knobs
 
 trials=${TRIALS:-5} clocks=${CLOCKS:-"icount wall"} variants=${VARIANTS:-"base series"}
-possible=${POSSIBLE:-2} duration=${DURATION:-3} name=''
+possible=${POSSIBLE:-2} duration=${DURATION:-$SUITE_DURATION} name=''
 usage="usage: compare.sh [-n TRIALS] [-k CLOCKS] [-V VARIANTS] [-P POSSIBLE] [-d S] [-o NAME] [BENCH...]"
 while getopts :n:k:V:P:d:o:h opt; do
 	case $opt in
@@ -44,59 +44,41 @@ name=${name:-$(date +%Y%m%d-%H%M%S)}
 out=$RESULTS/$name
 mkdir -p "$out"
 
-# VARIANT: a commit of the tree: base, series, a variant of lab/variants/index (lib.sh's
-# variant_commit), or a commit of the tree.
-commit_of() {
-	local v=$1
-	case $v in
-	base) git -C "$TREE" rev-parse "$BASE_TAG" ;;
-	series) git -C "$TREE" rev-parse HEAD ;;
-	*)
-		if variant_index | awk -v n="$v" -v b="$v-$BASE" '$1 == n || $1 == b { f = 1 } END { exit !f }'; then
-			variant_commit "$v"
-		else
-			git -C "$TREE" rev-parse --verify -q "$v^{commit}" ||
-				die "unknown variant '$v' (base, series, a commit of the tree, or a variant of lab/variants/index)"
-		fi
-		;;
-	esac
-}
-
-"$LAB_ROOT/scripts/tree.sh"
-declare -A kernel
+# Every kernel and the bench first, so that no build runs between trials; the trials then name
+# each kernel by its commit (scripts/measure.sh -n prints the kernel's VARIANT=COMMIT), so that the
+# variants are those of the start even if the tree changes meanwhile.
+declare -A commit
 for v in $variants; do
-	commit=$(commit_of "$v")
-	kernel[$v]=$("$LAB_ROOT/scripts/kernel.sh" "$commit")
+	kernel=$("$LAB_ROOT/scripts/measure.sh" -n -K "$v" -B HEAD suite)
+	commit[$v]=${kernel##*=}
 done
-bench_dir=$("$LAB_ROOT/scripts/bench-build.sh" HEAD)
+bench=$(git -C "$TREE" rev-parse HEAD)
 
-csv=$out/trials.csv
-echo "clock,variant,trial,possible_cpus,family,benchmark,value,unit" >"$csv"
+runs=$out/runs.jsonl
+: >"$runs"
 failed=0
 for clock in $clocks; do
-	vm_env=()
-	vm_opts=()
-	# The icount clock runs one online CPU, whatever CPUS says for the wall clock.
-	[[ $clock == icount ]] && vm_env=(-u CPUS) vm_opts=(-i)
+	icount=()
+	[[ $clock == icount ]] && icount=(-i)
 	for p in $possible; do
 		for ((t = 1; t <= trials; t++)); do
 			for v in $variants; do
 				note "trial $t/$trials: $v, $clock clock, $p possible CPUs"
 				log=$out/$clock-$v-p$p-t$t.log
-				if ! env "${vm_env[@]}" "$LAB_ROOT/scripts/vm.sh" "${vm_opts[@]}" -k "${kernel[$v]}" -p "$p" -t 1800 -- \
-					"$(guest_command "$LAB_ROOT/scripts/suite.sh" -b "$bench_dir" -w vm -d "$duration" "${benchs[@]}")" >"$log" 2>&1; then
-					note "trial failed, see $log"
+				if ! "$LAB_ROOT/scripts/measure.sh" -q "${icount[@]}" -K "${commit[$v]}" -B "$bench" -p "$p" -t 1800 -l "$log" -o "$runs" \
+					-L "clock=$clock" -L "variant=$v" -L "trial=$t" -L "possible=$p" -- \
+					suite -w vm -d "$duration" "${benchs[@]}"; then
+					note "trial failed, see $log (the kernel's messages: $log.err)"
 					tail -n 5 "$log" >&2
-					failed=$((failed + 1))
-				fi
-				# the trial's lab-result lines as CSV rows (scripts/benchout.py)
-				if ! python3 "$LAB_ROOT/scripts/benchout.py" trials-csv "$clock" "$v" "$t" "$p" "$log" >>"$csv"; then
 					failed=$((failed + 1))
 				fi
 			done
 		done
 	done
 done
+# the trials as CSV rows, from the runs' lines (scripts/benchout.py)
+csv=$out/trials.csv
+python3 "$LAB_ROOT/scripts/benchout.py" trials-csv "$runs" >"$csv"
 
 command="BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$variants' -P '$possible' -d $duration ${benchs[*]}"
 {
@@ -105,17 +87,17 @@ command="BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$vari
 	echo "Command: \`$command\`"
 	echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "Machine: $(nproc) host CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), QEMU $(qemu-system-x86_64 --version | awk 'NR==1 { print $4 }') TCG, guest: ${CPUS:-$VM_CPUS} online CPUs (wall), 1 (icount)"
-	echo "Variants: $(for v in $variants; do printf '%s=%s ' "$v" "$(commit_of "$v" | cut -c1-12)"; done)"
-	echo "bench: $(git -C "$TREE" log -1 --format='%h %s' HEAD), -w1 -d$duration"
+	echo "Variants: $(for v in $variants; do printf '%s=%s ' "$v" "${commit[$v]:0:12}"; done)"
+	echo "bench: $(git -C "$TREE" log -1 --format='%h %s' "$bench"), -w$SUITE_WARMUP -d$duration"
 	/usr/bin/python3 "$LAB_ROOT/scripts/compare/stats.py" "$csv" "$out"
 } >"$out/README.md"
 cat "$out/README.md"
 note "results: $out"
 if [[ ${RECORD:-0} == 1 ]]; then
 	# the clocks as records name them: icount, and the wall clock of the accelerator the VMs ran under
-	clock=$(for c in $clocks; do if [[ $c == icount ]]; then echo icount; else vm_clock "$out"/wall-*.log; fi; done | paste -sd,)
+	clock=$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")
 	opts=(--clock "$clock" --what "make compare: ${benchs[*]:-every benchmark}, variants $variants, clocks $clocks, $possible possible CPUs, $trials trials")
-	for v in $variants; do opts+=(--variant "$v=$(commit_of "$v" | cut -c1-12)"); done
+	for v in $variants; do opts+=(--variant "$v=${commit[$v]:0:12}"); done
 	mapfile -t plots < <(compgen -G "$out/*.png" || true)
 	record=$("$LAB_ROOT/scripts/records.py" write --kind compare --name "$record_name" --command "$command" "${opts[@]}" \
 		"$csv" "table.md=$out/README.md" "${plots[@]}")

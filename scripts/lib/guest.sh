@@ -1,6 +1,12 @@
 # What goes to the VM and what comes back: the guest's command line, the clock of a run, the
 # splats in its kernel messages, the config options its kernel dropped (part of scripts/lib.sh).
+# The runners the guest runs are in scripts/guest/; scripts/measure.sh starts them.
 # shellcheck shell=bash
+
+# bench's warm-up and measured seconds for each benchmark of the registry, in make bench and make
+# compare (scripts/guest/suite.sh -W, -d; WARMUP and DURATION set them on the host)
+# shellcheck disable=SC2034 # read by the scripts that source lib.sh
+SUITE_WARMUP=1 SUITE_DURATION=3
 
 # guest_command ARG...: one shell command line that runs ARG... with each argument intact, for
 # vm.sh, which runs its words joined by spaces as the guest's command (make regress's -d list holds

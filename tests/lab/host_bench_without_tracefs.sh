@@ -2,8 +2,8 @@
 # make host-bench on a host without tracefs mounted (simulated: unmounted in a private mount
 # namespace) mounts it where only the suite sees it, runs trig-tp and exits 0; the host's
 # mounts are the same afterwards.
-# Plant: bench.sh -H not mounting tracefs in a private mount namespace (it then skips trig-tp).
-# Plant command: sed -i 's/if unshare -m --propagation private mount -t tracefs tracefs \/sys\/kernel\/tracing 2>\/dev\/null; then/if false; then/' scripts/bench.sh
+# Plant: measure.sh -H (make host-bench) not mounting tracefs in a private mount namespace (it then skips trig-tp).
+# Plant command: sed -i 's/if unshare -m --propagation private mount -t tracefs tracefs \/sys\/kernel\/tracing 2>\/dev\/null; then/if false; then/' scripts/measure.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -1,18 +1,22 @@
 #!/bin/bash
-# Run benchmarks from config/benchmarks with a built `bench`, one after the other, and print a summary.
-# Runs wherever it is started: inside the lab VM (make bench) or on the host (make host-bench).
-#   scripts/suite.sh -b BENCH_DIR -w vm|host [-d SECONDS] [-W SECONDS] [-x 'NAME...'] [NAME_OR_FAMILY...]
-#   -x  skip these benchmarks (reported as skipped, not failed)
-# Each result is also printed as a machine-readable line:
+# The guest runner of make bench and make compare (scripts/measure.sh RUNNER suite): run benchmarks
+# of config/benchmarks with a built `bench`, one after the other, where it is started: in the lab VM
+# or on the host (make host-bench).
+#   scripts/guest/suite.sh -b BENCH_DIR -w vm|host [-d SECONDS] [-W SECONDS] [-x 'NAME...'] [NAME_OR_FAMILY...]
+#   -x  skip these benchmarks (reported as skipped, not failed); on a host without tracefs, those
+#       that need it are skipped too
+# Each result is printed as a machine-readable line, which scripts/benchout.py reads (make bench's
+# summary table is printed from them, on the host):
 #   lab-result: NAME FAMILY MEAN STDDEV UNIT
 # and, for a benchmark that reports the memory it holds (htab-mem), one or two more:
 #   lab-memory: NAME FAMILY MEAN STDDEV PEAK MiB
 #   lab-map-growth: NAME FAMILY MEAN STDDEV PEAK MiB
+# A benchmark without a result: lab-missing: NAME FAMILY skipped|FAILED|no summary line
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 check_knobs
 
-bench_dir='' where=vm duration=${DURATION:-3} warmup=${WARMUP:-1} skip=''
+bench_dir='' where=vm duration=${DURATION:-$SUITE_DURATION} warmup=${WARMUP:-$SUITE_WARMUP} skip=''
 while getopts :b:w:d:W:x: opt; do
 	case $opt in
 	b) bench_dir=$OPTARG ;;
@@ -27,52 +31,40 @@ shift $((OPTIND - 1))
 [[ -x $bench_dir/bench ]] || die "no bench in '$bench_dir'"
 [[ $where == vm || $where == host ]] || die "where must be vm or host, not '$where'"
 
+# Tracepoint benchmarks look tracepoints up in tracefs: on a host where it is mounted nowhere (and
+# scripts/measure.sh could not mount it in a private mount namespace), skip them, saying why.
+if [[ $where == host && ! -e /sys/kernel/tracing/events && ! -e /sys/kernel/debug/tracing/events ]]; then
+	note "tracefs is not mounted and cannot be mounted in a private mount namespace: skipping $TRACEFS_BENCHS"
+	skip+=" $TRACEFS_BENCHS"
+fi
 mapfile -t selected < <(registry_select "$where" "$@")
 ((${#selected[@]})) || die "no benchmark in config/benchmarks matches '$*' for $where"
 
 cd "$bench_dir"
 failed=0
-summary=()
 for line in "${selected[@]}"; do
 	read -r family name args <<<"$line"
 	if [[ " $skip " == *" $name "* ]]; then
-		summary+=("$(printf '%-28s skipped' "$name")")
+		echo "lab-missing: $name $family skipped"
 		continue
 	fi
 	note "$name: ./bench -w$warmup -d$duration $args"
 	# shellcheck disable=SC2086 # the registry's arguments are words
 	if ! out=$(./bench -w"$warmup" -d"$duration" $args 2>&1); then
 		echo "$out" | tail -n 5 >&2
-		summary+=("$(printf '%-28s FAILED' "$name")")
+		echo "lab-missing: $name $family FAILED"
 		failed=$((failed + 1))
 		continue
 	fi
 	# The result lines, from the Summary line whatever its benchmark's format (scripts/benchout.py)
 	if ! lab=$(python3 "$LAB_ROOT/scripts/benchout.py" lab "$name" "$family" <<<"$out"); then
 		echo "$out" | tail -n 5 >&2
-		summary+=("$(printf '%-28s no summary line' "$name")")
+		echo "lab-missing: $name $family no summary line"
 		failed=$((failed + 1))
 		continue
 	fi
 	# A benchmark's own warnings (e.g. an outcome that does not match its mode) must be seen.
 	grep -E '^(WARNING|Outcomes|Memory|Expected)' <<<"$out" >&2 || true
 	echo "$lab"
-	read -r _ _ _ mean stddev unit < <(grep '^lab-result: ' <<<"$lab")
-	line=$(printf '%-28s %10s ± %-8s %-5s' "$name" "$mean" "$stddev" "$unit")
-	# htab-mem's memory usage (upstream's figure, its cgroup's, on every base) and, where the
-	# benchmark reports it (6.1's series), the hash map's own growth
-	if memory=$(grep '^lab-memory: ' <<<"$lab"); then
-		read -r _ _ _ mem_mean mem_stddev mem_peak _ <<<"$memory"
-		line+=$(printf '   memory %8s ± %-6s MiB, peak %s MiB' "$mem_mean" "$mem_stddev" "$mem_peak")
-	fi
-	if memory=$(grep '^lab-map-growth: ' <<<"$lab"); then
-		read -r _ _ _ mem_mean mem_stddev mem_peak _ <<<"$memory"
-		line+=$(printf '; map growth %s ± %s MiB, peak %s MiB' "$mem_mean" "$mem_stddev" "$mem_peak")
-	fi
-	summary+=("$line")
 done
-
-echo
-echo "Summary ($where, bench -w$warmup -d$duration):"
-printf '  %s\n' "${summary[@]}"
 exit $((failed > 0))

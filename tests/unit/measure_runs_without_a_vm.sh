@@ -1,0 +1,58 @@
+#!/bin/bash
+# The measurement pipeline, scripts/measure.sh, end to end without a kernel or a VM: on a scratch
+# copy of the lab whose tree.sh, deps.sh, kernel.sh, bench-build.sh and vm.sh are fakes (vm.sh runs
+# the guest's command line with bash on the host; the bench prints a Summary line), a run of the
+# suite appends one JSON line with its labels and results to the runs file, and make bench prints
+# its summary row from that line exactly as scripts/guest/suite.sh's printf did in the guest.
+# Plant: the summary row's mean a column narrower than the suite printed it.
+# Plant command: sed -i "s/mean_text']:>10}/mean_text']:>9}/" scripts/benchout.py
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+# fake_lab DIR: a copy of the lab in DIR, with fakes for what builds or boots, and a tree of one
+# commit in DIR/tree (tagged as the base)
+fake_lab() {
+	local lab=$1 f
+	mkdir -p "$lab/bench-out" "$lab/cache"
+	cp -a "$LAB_ROOT/Makefile" "$LAB_ROOT/scripts" "$LAB_ROOT/config" "$LAB_ROOT/lab" "$lab/"
+	printf '#!/bin/sh\necho "Setting up benchmark '\''fake'\''..."\necho "Summary: hits    9.329 \\302\\261 0.142M/s (  9.329M/prod), drops    0.000 \\302\\261 0.000M/s"\n' >"$lab/bench-out/bench"
+	chmod +x "$lab/bench-out/bench"
+	for f in tree.sh deps.sh; do
+		printf '#!/bin/bash\nexit 0\n' >"$lab/scripts/$f"
+	done
+	printf '#!/bin/bash\necho %q\n' "$lab/bench-out" >"$lab/scripts/bench-build.sh"
+	printf '#!/bin/bash\necho %q\n' "$lab/kernel" >"$lab/scripts/kernel.sh"
+	# vm.sh [options] -- COMMAND-LINE: the guest's command line, run by bash
+	# shellcheck disable=SC2016 # the fake's own "$@"
+	printf '#!/bin/bash\nexec bash -c "${@: -1}"\n' >"$lab/scripts/vm.sh"
+	chmod +x "$lab/scripts/"*.sh
+	git init -q "$lab/tree"
+	git -C "$lab/tree" -c user.name=lab -c user.email=lab@localhost commit -q --allow-empty -m base
+	git -C "$lab/tree" tag lab-base
+}
+
+measure_runs_without_a_vm() {
+	local lab=$scratch/lab name family out row
+	fake_lab "$lab"
+	export LAB_CACHE=$lab/cache TREE=$lab/tree
+	read -r family name _ < <(registry_select vm | head -n1)
+	"$lab/scripts/measure.sh" -q -K base -o "$scratch/runs.jsonl" -L trial=2 -L variant=base -- suite -w vm "$name"
+	"$lab/scripts/measure.sh" -q -i -o "$scratch/runs.jsonl" -L trial=3 -- suite -w vm "$name"
+	cat "$scratch/runs.jsonl"
+	[[ $(wc -l <"$scratch/runs.jsonl") == 2 ]] || { echo "expected two JSON lines, one a run"; return 1; }
+	out=$(python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    print(r["runner"], r["where"], r["clock"], r["status"], r["labels"]["trial"], r["results"][0]["name"], r["results"][0]["mean"])' "$scratch/runs.jsonl")
+	echo "$out"
+	[[ $(head -n1 <<<"$out") == "suite vm "*" 0 2 $name 9.329" && $(tail -n1 <<<"$out") == "suite vm icount 0 3 $name 9.329" ]] ||
+		{ echo "expected the runs' runner, clock, status, label and result"; return 1; }
+	out=$(BENCHS=$name make -s -C "$lab" bench 2>/dev/null)
+	echo "$out"
+	row=$(printf '  %s' "$(printf '%-28s %10s ± %-8s %-5s' "$name" 9.329 0.142 M/s)")
+	grep -qxF "lab-result: $name $family 9.329 0.142 M/s" <<<"$out" || { echo "no lab-result line from the guest"; return 1; }
+	[[ $(tail -n2 <<<"$out") == "Summary (vm, bench -w$SUITE_WARMUP -d$SUITE_DURATION):"$'\n'"$row" ]] ||
+		{ echo "expected the summary row '$row'"; return 1; }
+}
+
+run_test measure_runs_without_a_vm "$@"
