@@ -17,6 +17,22 @@ guest_command() {
 	printf '%s\n' "${line% }"
 }
 
+# runner_benchs USAGE ARG...: the options of a runner of scripts/guest/ that takes only benches,
+# -b DIR each (as scripts/measure.sh passes them), in the array runner_dirs, in order; the runner
+# then shifts them: shift $((OPTIND - 1)).
+runner_benchs() {
+	local opt usage=$1
+	shift
+	runner_dirs=()
+	OPTIND=1
+	while getopts :b: opt; do
+		case $opt in
+		b) runner_dirs+=("$OPTARG") ;;
+		*) bad_option "$opt" "$OPTARG" "$usage" ;;
+		esac
+	done
+}
+
 # vm_clock LOG...: the clock of VM runs whose messages (vm.sh's stderr) are in LOG...: wall-kvm when
 # vm.sh ran them under KVM (ACCEL=kvm, or a usable /dev/kvm and no note of its falling back to TCG).
 vm_clock() {
