@@ -3,6 +3,7 @@
 
   htab_mem_table.py line IMPL USE_CASE FLAVOUR [FILE]   one "htab-mem: ..." line from a run of bench
   htab_mem_table.py table [FILE]                          the table of the "htab-mem: ..." lines
+                                                          (of a log, or of scripts/measure.sh's runs file)
 
 A line: "htab-mem: USE_CASE FLAVOUR IMPL OP USAGE PEAK GROWTH", OP in k/s per producer, the rest in
 MiB ('-' where the run does not report it: upstream's htab-mem has no map growth), or
@@ -70,6 +71,14 @@ def parse(text):
     return cells
 
 
+def lines_of(text):
+    """The "htab-mem: ..." lines of TEXT: a log of them, or the runs file of scripts/measure.sh (one
+    JSON object a line, the lines of each run under "htab_mem")."""
+    if not text.lstrip().startswith("{"):
+        return text
+    return "\n".join(line for run in benchout.read_runs(text) for line in run.get("htab_mem", []))
+
+
 def median(vals):
     vals = [v for v in vals if v is not None]
     return statistics.median(vals) if vals else None
@@ -116,7 +125,7 @@ def main(argv):
         print(run_line(argv[1], argv[2], argv[3], text))
         return 0
     if argv and argv[0] == "table" and len(argv) <= 2:
-        print(table(parse(benchout.read_input(argv[1] if len(argv) == 2 else None))))
+        print(table(parse(lines_of(benchout.read_input(argv[1] if len(argv) == 2 else None)))))
         return 0
     print("usage: htab_mem_table.py line IMPL USE_CASE FLAVOUR [FILE] | table [FILE]", file=sys.stderr)
     return 2

@@ -1,10 +1,12 @@
 #!/usr/bin/python3
+import json
 import os
 import subprocess
 import sys
 import unittest
 
 import htab_mem_table as t
+from htab_mem_table import benchout  # scripts/benchout.py, which htab_mem_table imports
 
 OURS = ("Setting up benchmark 'htab-mem'...\n"
         "Outcomes (add_del_on_diff_cpu, preallocated): updates ok 5, -EEXIST 0; out of turn 0\n"
@@ -54,6 +56,11 @@ class Table(unittest.TestCase):
         # the failed upstream run is left out of its median
         self.assertEqual(lines[2].split(), ["add_del_on_diff_cpu", "prealloc", "2.05", "1.30",
                                             "x1.95", "1.05", "1.20"])
+
+    def test_runs_file_gives_the_same_table(self):
+        # scripts/measure.sh's runs file: the lines of each run under "htab_mem"
+        runs = json.dumps(benchout.run_record("noise\n" + self.LOG, ["runner=htab-mem"])) + "\n"
+        self.assertEqual(t.table(t.parse(t.lines_of(runs))), t.table(t.parse(self.LOG)))
 
     def test_bad_input(self):
         with self.assertRaisesRegex(t.TableError, "no htab-mem: lines"):
