@@ -108,12 +108,13 @@ def touches(paths, prefixes):
 
 def series_keys(directory, repo=LAB_ROOT):
     """The series in directory (scripts/lib.sh's series_patches: NNNN-*.patch but the cover
-    letter), each as {file, patch_id, message, paths}: patch_id and message are lib.sh's patch_key
-    (git patch-id --stable, and a hash of the subject and message), its one definition; repo: a git
-    repository for git patch-id to run in."""
+    letter, of each series directory NN-name/ in order when it has them), each as {file,
+    patch_id, message, paths}: file is relative to directory; patch_id and message are lib.sh's
+    patch_key (git patch-id --stable, and a hash of the subject and message), its one definition;
+    repo: a git repository for git patch-id to run in."""
     if not os.path.isdir(directory):
         return []
-    script = '. "$0/scripts/lib.sh" && for f in $(series_patches "$1"); do echo "${f##*/} $(patch_key "$f")"; done'
+    script = '. "$0/scripts/lib.sh" && for f in $(series_patches "$1"); do echo "${f#"$1"/} $(patch_key "$f")"; done'
     env = {k: v for k, v in os.environ.items() if k != "BASE"}
     env["TREE"] = repo
     p = subprocess.run(["bash", "-c", script, LAB_ROOT, directory], capture_output=True, text=True, env=env)
@@ -126,6 +127,12 @@ def series_keys(directory, repo=LAB_ROOT):
             paths = touched_paths(f.read())
         keys.append({"file": name, "patch_id": pid, "message": message, "paths": paths})
     return keys
+
+
+def short_patch_name(name):
+    """A series entry's file as a listing shows it: 0010, or 02/0009 in a series directory."""
+    series, _, patch = name.rpartition("/")
+    return (series[:2] + "/" if series else "") + patch[:4]
 
 
 def series_of(meta, base):
@@ -437,7 +444,7 @@ def show(record):
         if m.get(key):
             lines.append("  %-11s %s" % (key + ":", " ".join("%s=%s" % kv for kv in m[key].items())))
     if m["series"]:
-        lines.append("  series:     %d patches (%s)" % (len(m["series"]), ", ".join(s["file"][:4] for s in m["series"])))
+        lines.append("  series:     %d patches (%s)" % (len(m["series"]), ", ".join(short_patch_name(s["file"]) for s in m["series"])))
     if m.get("migrated_from"):
         lines.append("  migrated from: %s" % " ".join(m["migrated_from"]))
     if m.get("note"):

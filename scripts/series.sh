@@ -1,7 +1,12 @@
 #!/bin/bash
 # Regenerate patches/ from the tree's commits on top of the base, with git format-patch.
-# The cover letter's subject and text live in patches/cover-letter.txt (first line: subject).
-#   scripts/series.sh [OUTDIR]   (default: patches/ of this repo)
+# A base of several series (patches/<base>/NN-name/) gets each series written into its directory:
+# the commits up to the tree's branch lab-series/NN-name (tree.sh makes them; the last series runs
+# to HEAD), each series formatted on top of the ones before it (with series.conf's base-commit:
+# trailer, git adds a prerequisite-patch-id: line per patch of the earlier series).
+# A series' cover letter has its subject and text in its cover-letter.txt (first line: subject); a
+# series without one (a single patch) gets no cover letter.
+#   scripts/series.sh [OUTDIR]   (default: patches/<base>/ of this repo; the same layout)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 check_knobs
@@ -11,6 +16,7 @@ tree=${SERIES_TREE:-$TREE}
 outdir=${1:-$PATCHES}
 [[ -d $tree/.git || -f $tree/.git ]] || die "no kernel tree at $tree (run: make tree)"
 git -C "$tree" rev-parse -q --verify "$BASE_TAG" >/dev/null || die "$tree has no $BASE_TAG tag"
+check_series_layout
 [[ $tree != "$TREE" ]] || lock_tree
 # Writing patches/ from $TREE deletes the patches the tree does not have. That is the developer's
 # intent when the tree was made from these very patches (a commit dropped on purpose), never when
@@ -22,7 +28,7 @@ if [[ $outdir == "$PATCHES" && $tree == "$TREE" && ${FORCE:-0} != 1 ]]; then
 		kept=$(for c in $(git -C "$tree" rev-list "$BASE_TAG..HEAD"); do commit_key "$tree" "$c"; done)
 		missing=()
 		while read -r p; do
-			grep -qxF "$(patch_key "$p")" <<<"$kept" || missing+=("$(basename "$p")")
+			grep -qxF "$(patch_key "$p")" <<<"$kept" || missing+=("${p#"$PATCHES"/}")
 		done < <(series_patches)
 		((${#missing[@]} == 0)) ||
 			die "make series would delete patches that are not in the tree: ${missing[*]} ($([[ $stamp_head == applying ]] && echo 'their git am failed' || echo "$PATCHES_SHOWN/ changed since make tree")); fix them and run make tree, or FORCE=1 make series to drop them"
@@ -30,31 +36,41 @@ if [[ $outdir == "$PATCHES" && $tree == "$TREE" && ${FORCE:-0} != 1 ]]; then
 fi
 
 nr=$(git -C "$tree" rev-list --count "$BASE_TAG..HEAD")
-mkdir -p "$outdir"
-mapfile -t old < <(series_patches "$outdir")
-rm -f "${old[@]}" "$outdir/0000-cover-letter.patch"
 if ((nr == 0)); then
+	mkdir -p "$outdir"
+	mapfile -t old < <(series_patches "$outdir")
+	rm -f "${old[@]}"
+	while read -r d; do
+		rm -f "$d/0000-cover-letter.patch"
+	done < <(series_dirs "$outdir")
 	note "no commits on top of the base: $PATCHES_SHOWN/ is empty"
 	exit 0
 fi
+# Every series' commits, before anything is deleted (series_ranges names what is missing).
+ranges=$(series_ranges "$tree")
 
 # --zero-commit and a fixed cover-letter date keep the output independent of when and where the
 # tree was materialized, so `make tree && make series` round-trips exactly.
-opts=(--zero-commit --no-numbered-files --quiet -o "$outdir" "${SERIES_FORMAT_OPTS[@]}")
-if [[ -f $PATCHES/cover-letter.txt ]]; then
-	opts+=(--cover-letter)
-fi
-git -C "$tree" -c core.abbrev=12 format-patch "${opts[@]}" "$BASE_TAG..HEAD" >/dev/null
-cover=$outdir/0000-cover-letter.patch
-if [[ -f $cover ]]; then
-	mapfile -t new < <(series_patches "$outdir")
-	series_cc "${new[@]}" >"$outdir/.cc"
-	fill_cover_letter "$cover" "$PATCHES/cover-letter.txt" "$outdir/.cc"
-	rm -f "$outdir/.cc"
-fi
+while read -r start end dir; do
+	out=$outdir${dir#"$PATCHES"}
+	mkdir -p "$out"
+	mapfile -t old < <(one_series_patches "$out")
+	rm -f "${old[@]}" "$out/0000-cover-letter.patch"
+	opts=(--zero-commit --no-numbered-files --quiet -o "$out" "${SERIES_FORMAT_OPTS[@]}")
+	[[ ! -f $dir/cover-letter.txt ]] || opts+=(--cover-letter)
+	git -C "$tree" -c core.abbrev=12 format-patch "${opts[@]}" "$start..$end" >/dev/null
+	cover=$out/0000-cover-letter.patch
+	if [[ -f $cover ]]; then
+		mapfile -t new < <(one_series_patches "$out")
+		series_cc "${new[@]}" >"$out/.cc"
+		fill_cover_letter "$cover" "$dir/cover-letter.txt" "$out/.cc"
+		rm -f "$out/.cc"
+	fi
+	note "wrote $(git -C "$tree" rev-list --count "$start..$end") patch(es) of $(series_name "$dir") to $out"
+done <<<"$ranges"
 if [[ $outdir == "$PATCHES" && $tree == "$TREE" ]]; then
 	patches_hash=$(series_hash)
 	echo "$patches_hash $(git -C "$tree" rev-parse HEAD)" >"$tree/.git/lab-stamp"
 fi
 note "wrote $nr patch(es) to $outdir"
-ls "$outdir"/*.patch >&2
+series_patches "$outdir" >&2

@@ -78,6 +78,18 @@ class WriteTest(Fixture):
         self.assertEqual([keys[0]["patch_id"], keys[0]["message"]], out)
         self.assertNotEqual(keys[0]["patch_id"], keys[1]["patch_id"])
 
+    def test_a_base_of_several_series_is_read_in_order(self):
+        # patches/<base>/NN-name/: the series in order, each file named relative to patches/<base>/
+        d = os.path.join(self.lab, "patches/7.4")
+        write(d, "02-later/0001-b.patch", patch(1, "tools/bench.c", "selftests/bpf: b", "c"))
+        write(d, "02-later/0000-cover-letter.patch", "cover\n")
+        write(d, "01-first/0001-a.patch", patch(1, "kernel/bpf/a.c", "bpf: a", "b"))
+        keys = records.series_keys(d, self.lab)
+        self.assertEqual([k["file"] for k in keys], ["01-first/0001-a.patch", "02-later/0001-b.patch"])
+        self.assertEqual([k["paths"] for k in keys], [["kernel/bpf/a.c"], ["tools/bench.c"]])
+        self.assertEqual([records.short_patch_name(k["file"]) for k in keys], ["01/0001", "02/0001"])
+        self.assertEqual(records.short_patch_name("0010-x.patch"), "0010")
+
     def test_directories_and_names(self):
         path = self.write(kind="regress", name="regress", clock="none",
                           files=[("base", os.path.join(self.out, "run/base")),

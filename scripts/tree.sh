@@ -1,5 +1,7 @@
 #!/bin/bash
-# Materialize the kernel git tree: one commit for the pristine base, then patches/<base>/*.patch with git am.
+# Materialize the kernel git tree: one commit for the pristine base, then patches/<base>/ with git am:
+# its one series (NNNN-*.patch), or each of its series (NN-name/NNNN-*.patch) in order, the end of
+# each but the last marked by a branch, lab-series/NN-name (scripts/lib/series.sh).
 # The tree is reused while patches/ is unchanged, and rebuilt from the base commit when it changed
 # (or when the last git am failed). It never loses work silently: when the rebuild would drop
 # uncommitted changes or commits that are not in patches/, it refuses, names them, and says the
@@ -11,6 +13,7 @@ own_group "$@"
 check_knobs
 (($# == 0)) || die "$1: no arguments taken (usage: [FORCE=1] scripts/tree.sh)"
 
+check_series_layout
 lock_tree
 "$LAB_ROOT/scripts/base.sh"
 
@@ -102,6 +105,6 @@ fi
 # While git am runs, the stamp says so: a failed am leaves commits that are all in patches/, and
 # the next run rebuilds without asking.
 echo "$patches_hash applying" >"$stamp_file"
-step "applying ${#patches[@]} patch(es) with git am" "$LAB_ROOT/scripts/apply-series.sh" "$TREE" "${patches[@]}"
+step "applying ${#patches[@]} patch(es) of $(series_dirs | wc -l) series with git am" apply_base_series "$TREE"
 echo "$patches_hash $(git -C "$TREE" rev-parse HEAD)" >"$stamp_file"
 git -C "$TREE" log --oneline -n $((${#patches[@]} + 1)) >&2

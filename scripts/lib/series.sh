@@ -22,31 +22,161 @@ checkout_commit() {
 	git -C "$dir" checkout -q -f --detach "$commit"
 }
 
-# series_patches [DIR]: the series' patches in DIR (default $PATCHES), in order, one path a line:
-# every NNNN-*.patch except the cover letter, 0000-cover-letter.patch. The one definition of
-# "the series' patches"; every script that needs them asks here.
-series_patches() {
-	local dir=${1:-$PATCHES} f
-	for f in "$dir"/[0-9][0-9][0-9][0-9]-*.patch; do
+# A base's patches/<base>/ holds one series (flat: NNNN-*.patch, 0000-cover-letter.patch and
+# cover-letter.txt, as the LTS backports do) or several, each in a directory NN-name/ of that shape
+# (7.3: the getpgid() fix and the freelist work, each posted on its own), applied in NN order, each
+# on top of the ones before it.
+
+# series_dirs [DIR]: the series of the base in DIR (default $PATCHES), in the order they apply, one
+# directory a line: each DIR/NN-name/, or DIR itself when it has none (a flat base).
+series_dirs() {
+	local dir=${1:-$PATCHES} d found=0
+	for d in "$dir"/[0-9][0-9]-*/; do
+		[[ -d $d ]] || continue
+		echo "${d%/}"
+		found=1
+	done
+	((found)) || echo "$dir"
+}
+
+# series_name SERIES_DIR: how the lab names a series (mbox files, gates, the tree's branches): its
+# directory's name, NN-name; "series" for the one series of a flat base.
+series_name() {
+	local name=${1##*/}
+	[[ $name =~ ^[0-9][0-9]-. ]] || name=series
+	echo "$name"
+}
+
+# one_series_patches SERIES_DIR: the patches of one series, in order: every NNNN-*.patch except the
+# cover letter, 0000-cover-letter.patch.
+one_series_patches() {
+	local f
+	for f in "$1"/[0-9][0-9][0-9][0-9]-*.patch; do
 		[[ -e $f && ${f##*/} != 0000-* ]] && echo "$f"
 	done
 	return 0
 }
 
-# series_hash: what the tree's stamp records of patches/ (and the base version it applies to).
+# series_patches [DIR]: every patch of the base in DIR (default $PATCHES), series after series, in
+# the order git am applies them, one path a line. The one definition of "the series' patches";
+# every script that needs them asks here.
+series_patches() {
+	local d
+	while read -r d; do
+		one_series_patches "$d"
+	done < <(series_dirs "${1:-$PATCHES}")
+}
+
+# check_series_layout: one clear line when patches/<base>/ mixes the two layouts (patches beside
+# series directories, which would be left out) or has a series directory without patches.
+check_series_layout() {
+	local d
+	[[ $(series_dirs) == "$PATCHES" ]] && return 0
+	[[ -z $(one_series_patches "$PATCHES") ]] ||
+		die "$PATCHES_SHOWN/ has patches beside its series directories: move them into one (NN-name/)"
+	while read -r d; do
+		[[ -n $(one_series_patches "$d") ]] || die "$PATCHES_SHOWN/${d##*/}/ has no patches"
+	done < <(series_dirs)
+}
+
+# series_hash: what the tree's stamp records of patches/ (and the base version it applies to): the
+# patches and, for a base of several series, which series each is in.
 series_hash() {
-	local patches
-	mapfile -t patches < <(series_patches "$PATCHES")
-	(echo "$BASE_PACKAGE_VERSION"; cat "${patches[@]}" /dev/null) | sha1sum | cut -c1-40
+	local d patches
+	{
+		echo "$BASE_PACKAGE_VERSION"
+		while read -r d; do
+			[[ $d == "$PATCHES" ]] || echo "series $(series_name "$d")"
+			mapfile -t patches < <(one_series_patches "$d")
+			cat "${patches[@]}" /dev/null
+		done < <(series_dirs "$PATCHES")
+	} | sha1sum | cut -c1-40
+}
+
+# The tree marks where each series but the last ends with a branch, lab-series/NN-name (tree.sh
+# makes them); the last series runs to HEAD. series.sh reads them back. They are branches so that
+# `git rebase -i --update-refs lab-base` keeps them on the series' last commits (stacked branches).
+SERIES_BRANCH_PREFIX=lab-series/
+
+# mark_series_end TREE SERIES_DIR: the branch of SERIES_DIR at TREE's HEAD.
+mark_series_end() {
+	git -C "$1" branch -f "$SERIES_BRANCH_PREFIX$(series_name "$2")" HEAD >/dev/null
+}
+
+# drop_series_marks TREE: every lab-series/ branch of TREE (before the series are applied again).
+drop_series_marks() {
+	local ref
+	for ref in $(git -C "$1" for-each-ref --format='%(refname)' "refs/heads/$SERIES_BRANCH_PREFIX"); do
+		git -C "$1" update-ref -d "$ref"
+	done
+}
+
+# apply_base_series TREE: git am every series of patches/<base>/ in order on TREE's HEAD (the base
+# commit), marking the end of each series but the last (mark_series_end).
+apply_base_series() {
+	local tree=$1 d dirs patches
+	mapfile -t dirs < <(series_dirs)
+	drop_series_marks "$tree"
+	for d in "${dirs[@]}"; do
+		mapfile -t patches < <(one_series_patches "$d")
+		"$LAB_ROOT/scripts/apply-series.sh" "$tree" "${patches[@]}" || return 1	# (errexit is off in step)
+		[[ $d == "${dirs[-1]}" ]] || mark_series_end "$tree" "$d"
+	done
+}
+
+# series_ranges TREE: the commits of each series of patches/<base>/ in TREE, one line a series:
+# "FIRST_PARENT LAST SERIES_DIR" (git's FIRST_PARENT..LAST), from the base to the lab-series/
+# branches and, for the last series, to HEAD. One clear line when a branch is missing or is not on
+# the way from the base to HEAD (a rebase without --update-refs), or when a series has no commit.
+# Call it as ranges=$(series_ranges TREE), where its die() stops the caller.
+series_ranges() {
+	local tree=$1 d dirs start end branch ref
+	mapfile -t dirs < <(series_dirs)
+	start=$(git -C "$tree" rev-parse "$BASE_TAG^{commit}")
+	for d in "${dirs[@]}"; do
+		branch=HEAD ref=HEAD
+		if [[ $d != "${dirs[-1]}" ]]; then
+			branch=$SERIES_BRANCH_PREFIX$(series_name "$d") ref=refs/heads/$branch
+			git -C "$tree" rev-parse -q --verify "$ref^{commit}" >/dev/null ||
+				die "$tree has no branch $branch, the end of $(series_name "$d") (make tree makes it; or: git -C $tree branch $branch <its last commit>)"
+			git -C "$tree" merge-base --is-ancestor "$ref" HEAD ||
+				die "$branch is not an ancestor of $tree's HEAD: the tree was rewritten without it (git rebase --update-refs keeps it; or: git -C $tree branch -f $branch <the last commit of $(series_name "$d")>)"
+		fi
+		end=$(git -C "$tree" rev-parse "$ref^{commit}")
+		if [[ $start == "$end" ]] || ! git -C "$tree" merge-base --is-ancestor "$start" "$end"; then
+			die "$(series_name "$d") has no commits in $tree (nothing between the end of the series before it and $branch)"
+		fi
+		echo "$start $end $d"
+		start=$end
+	done
 }
 
 # scratch_worktree_of TREE DIR PATCH...: a detached worktree of TREE's base commit in DIR that checks
 # out only the files the patches touch (git am needs nothing else), which takes a second instead of
 # a full 75,000-file checkout. Remove it with: git -C TREE worktree remove --force DIR
 scratch_worktree_of() {
-	local tree=$1 dir=$2 files
+	local tree=$1 dir=$2
 	shift 2
 	git -C "$tree" worktree add -q --no-checkout --detach "$dir" "$BASE_TAG"
+	checkout_touched "$dir" "$@"
+}
+
+# scratch_clone_of TREE DIR PATCH...: the same as a clone of TREE that shares its objects: its own
+# branches (lab-series/, which a worktree would share with TREE), HEAD detached at the base commit.
+# Remove it with rm -rf.
+scratch_clone_of() {
+	local tree=$1 dir=$2
+	shift 2
+	git clone -q --shared --no-checkout "$tree" "$dir"
+	git -C "$dir" update-ref --no-deref HEAD "$(git -C "$dir" rev-parse "$BASE_TAG^{commit}")"
+	checkout_touched "$dir" "$@"
+}
+
+# checkout_touched DIR PATCH...: in a checkout without files, the index of HEAD and the files of
+# HEAD that the patches change.
+checkout_touched() {
+	local dir=$1 files
+	shift
 	git -C "$dir" read-tree HEAD
 	# The files the patches change that the base has (a patch may change a file an earlier one adds).
 	files=$(sed -n 's|^--- a/||p' "$@" /dev/null | sort -u)

@@ -1,9 +1,10 @@
 #!/bin/bash
-# "The series' patches" has one definition (lib.sh's series_patches), and it holds for a series of
+# "The series' patches" has one definition (lib.sh's series_patches, one_series_patches for the
+# patches of one series directory), and it holds for a series of
 # 12: 0010 is a patch like any other, 0000 the cover letter. A synthetic series of 12 commits goes
 # through series.sh, series_hash (tree.sh's stamp), apply-series.sh and mbox.sh + git am.
 # Plant: series_patches with the old glob [0-9][0-9][0-9][1-9]-*.patch, which loses 0010.
-# Plant command: sed -i 's/"\$dir"\/\[0-9\]\[0-9\]\[0-9\]\[0-9\]-\*\.patch/"$dir"\/[0-9][0-9][0-9][1-9]-*.patch/' scripts/lib/series.sh
+# Plant command: sed -i 's/"\$1"\/\[0-9\]\[0-9\]\[0-9\]\[0-9\]-\*\.patch/"$1"\/[0-9][0-9][0-9][1-9]-*.patch/' scripts/lib/series.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -33,7 +34,9 @@ series_of_twelve_patches() {
 	# shellcheck disable=SC2046 # one word per patch
 	"$S/apply-series.sh" "$scratch/twelve-am" $(LAB_PATCHES=$p12 bash -c '. "$1/lib.sh"; series_patches' - "$S")
 	[[ $(git -C "$scratch/twelve-am" rev-list --count "$BASE_TAG..HEAD") == 12 ]] || { echo "apply-series: not 12 commits"; return 1; }
-	LAB_PATCHES=$p12 "$S/mbox.sh" "$scratch/twelve.mbox" >/dev/null
+	[[ $(LAB_PATCHES=$p12 "$S/mbox.sh" "$scratch/mbox") == "$scratch/mbox/series.mbox" ]] ||
+		{ echo "mbox: a flat series is not one series.mbox"; return 1; }
+	mv "$scratch/mbox/series.mbox" "$scratch/twelve.mbox"
 	[[ $(grep -c '^From 0\{40\} Mon Sep 17' "$scratch/twelve.mbox") == 13 ]] || { echo "mbox: not 13 messages"; return 1; }
 	# the base's subject prefix (series.conf): "PATCH", or "PATCH bpf-next"
 	grep -qxE "Subject: \\[$SUBJECT_PREFIX 0+/12\\] twelve synthetic patches" "$scratch/twelve.mbox" ||

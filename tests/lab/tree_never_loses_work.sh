@@ -20,13 +20,13 @@ dev_tree() {
 }
 
 tree_never_loses_work() {
-	local dev=$scratch/dev tp=$scratch/dev-patches out last k broken
+	local dev=$scratch/dev tp=$scratch/dev-patches out last k broken rel
 	# The kernel of HEAD, built from the lab's own tree: the sparse dev tree below must find it
 	# built, or the build worktree would be made from the sparse tree, without a Makefile.
 	"$S/kernel.sh" HEAD >/dev/null
 	dev_tree "$dev"
 	mkdir -p "$tp"
-	cp "$PATCHES"/* "$tp/"
+	cp -r "$PATCHES"/. "$tp/"	# a flat base's files, or its series directories
 	last=$(patches | tail -n1)
 	export TREE=$dev LAB_PATCHES=$tp
 
@@ -41,7 +41,7 @@ tree_never_loses_work() {
 	echo "/* uncommitted */" >>"$dev/kernel/bpf/percpu_freelist.c"
 	"$S/kernel.sh" HEAD 2>&1 | tee "$scratch/dev-kernel.out"
 	grep -q "uncommitted changes; this builds the committed HEAD" "$scratch/dev-kernel.out"
-	rm "$tp/$(basename "$last")"	# patches/ changed
+	rm "$tp/${last#"$PATCHES"/}"	# patches/ changed
 	expect_fail "stash push --all" "$S/tree.sh"
 	expect_fail "M kernel/bpf/percpu_freelist.c" "$S/tree.sh"
 	grep -q uncommitted "$dev/kernel/bpf/percpu_freelist.c" || { echo "the uncommitted edit is lost"; return 1; }
@@ -50,7 +50,7 @@ tree_never_loses_work() {
 	[[ -n $(git -C "$dev" stash list) ]] || { echo "the stash is lost"; return 1; }
 
 	git -C "$dev" commit -q -s --allow-empty -m "lab: a commit of the developer"
-	cp "$last" "$tp/"	# patches/ changed again
+	cp "$last" "$tp/${last#"$PATCHES"/}"	# patches/ changed again
 	expect_fail "lab: a commit of the developer" "$S/tree.sh"
 	expect_fail "keep them with: make series" "$S/tree.sh"
 	[[ $(git -C "$dev" log -1 --format=%s) == "lab: a commit of the developer" ]] || { echo "the commit is lost"; return 1; }
@@ -63,16 +63,17 @@ tree_never_loses_work() {
 	for p in $(patches); do
 		k=$((k + 1))
 		((k > 1)) || continue
+		rel=${p#"$PATCHES"/}
 		awk '/^@@ / { hunk = 1 } hunk && !done && /^-[^-]/ { $0 = $0 " planted mismatch"; done = 1 } { print }' \
-			"$p" >"$tp/$(basename "$p")"
-		! cmp -s "$p" "$tp/$(basename "$p")" || continue
+			"$p" >"$tp/$rel"
+		! cmp -s "$p" "$tp/$rel" || continue
 		broken=$p
 		break
 	done
 	[[ -n $broken ]] || { echo "no patch after the first removes a line: nothing to make fail"; return 1; }
 	expect_fail "patch $(basename "$broken") does not apply" "$S/tree.sh"
 	expect_fail "patch $(basename "$broken") does not apply" "$S/tree.sh"
-	expect_fail "would delete patches that are not in the tree: $(patches | sed -n "$k,\$p" | xargs -n1 basename | xargs)" "$S/series.sh"
+	expect_fail "would delete patches that are not in the tree: $(patches | sed -n "$k,\$p" | sed "s|^$PATCHES/||" | xargs)" "$S/series.sh"
 	[[ $(LAB_PATCHES=$tp bash -c '. "$1/lib.sh"; series_patches' - "$S" | wc -l) == $(patches | wc -l) ]] ||
 		{ echo "series.sh deleted patches"; ls "$tp"; return 1; }
 }
