@@ -1,18 +1,30 @@
 #!/bin/bash
-# make mbox: the series (cover letter first) as one threaded mbox, for `git am --empty=drop` or `b4 am -m`.
-#   scripts/mbox.sh [OUTPUT]   (default: $BASE_CACHE/series.mbox)
-# Made by git itself: patches/ is applied with git am to a scratch worktree of the tree's base
-# commit, and git format-patch --stdout --thread --cover-letter writes the mbox from those commits;
-# the cover letter gets the subject, text and Cc lines that scripts/series.sh gives it.
+# make mbox: each series of the base as one threaded mbox, for `git am --empty=drop` or `b4 am -m`:
+# DIR/<series>.mbox, one per series of patches/<base>/ in the order they apply (NN-name.mbox; a
+# flat base's one series: series.mbox). Prints their paths, in that order.
+#   scripts/mbox.sh [DIR]   (default: $BASE_CACHE/mbox)
+# Made by git itself: the series are applied in order with git am to a scratch worktree of the
+# tree's base commit, and git format-patch --stdout --thread writes each series' mbox from its own
+# commits, on top of the series before it (with series.conf's base-commit: trailer, git names their
+# patches as prerequisite-patch-id: lines). A series with a cover-letter.txt gets a cover letter
+# with the subject, text and Cc lines that scripts/series.sh gives it; a series without one (a
+# single patch, as bpf-next posts it) gets the Cc lines of get_maintainer.pl as its Cc: header.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 check_knobs
-[[ $# -le 1 && ${1:-} != -* ]] || die "$1: no such argument (usage: scripts/mbox.sh [OUTPUT])"
+[[ $# -le 1 && ${1:-} != -* ]] || die "$1: no such argument (usage: scripts/mbox.sh [DIR])"
 
-out=${1:-$BASE_CACHE/series.mbox}
-mapfile -t patches < <(series_patches "$PATCHES")
-((${#patches[@]})) || die "$PATCHES has no patches: nothing to put in an mbox"
-[[ -f $PATCHES/cover-letter.txt ]] || die "$PATCHES/cover-letter.txt not found (first line: the cover letter's subject)"
+outdir=${1:-$BASE_CACHE/mbox}
+[[ $outdir != *.mbox ]] || die "$outdir: expected a directory (one mbox per series is written in it)"
+check_series_layout
+mapfile -t dirs < <(series_dirs "$PATCHES")
+mapfile -t all < <(series_patches "$PATCHES")
+((${#all[@]})) || die "$PATCHES_SHOWN has no patches: nothing to put in an mbox"
+for d in "${dirs[@]}"; do
+	mapfile -t patches < <(one_series_patches "$d")
+	[[ -f $d/cover-letter.txt || ${#patches[@]} == 1 ]] ||
+		die "$d/cover-letter.txt not found: a series of ${#patches[@]} patches needs one (first line: the cover letter's subject)"
+done
 git -C "$TREE" rev-parse -q --verify "$BASE_TAG^{commit}" >/dev/null 2>&1 ||
 	die "no base commit ($BASE_TAG) in $TREE (run: make tree)"
 
@@ -22,16 +34,12 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
-scratch_worktree_of "$TREE" "$work/tree" "${patches[@]}"
-"$LAB_ROOT/scripts/apply-series.sh" "$work/tree" "${patches[@]}"
-git -C "$work/tree" -c core.abbrev=12 format-patch --stdout --thread --cover-letter --zero-commit \
-	"${SERIES_FORMAT_OPTS[@]}" "$BASE_TAG..HEAD" >"$work/series.mbox"
-series_cc "${patches[@]}" >"$work/cc"
-fill_cover_letter "$work/series.mbox" "$PATCHES/cover-letter.txt" "$work/cc"
+
 # git folds a From: longer than 78 columns onto two lines, which b4 0.12 rejects ("Header values may
 # not contain linefeed"): join the continuation lines of each message's header block (RFC 5322
 # unfolding). Bodies, and the empty line that ends each header block, are kept byte for byte.
-python3 - "$work/series.mbox" <<'PY'
+unfold_headers() {
+	python3 - "$1" <<'PY'
 import re, sys
 path = sys.argv[1]
 out, in_header = [], False
@@ -46,7 +54,27 @@ for line in open(path, newline="").read().split("\n"):
     out.append(line)
 open(path, "w", newline="").write("\n".join(out))
 PY
-mkdir -p "$(dirname "$out")"
-mv "$work/series.mbox" "$out"
-note "wrote $((${#patches[@]} + 1)) messages to $out"
-echo "$out"
+}
+
+scratch_worktree_of "$TREE" "$work/tree" "${all[@]}"
+mkdir -p "$outdir"
+for d in "${dirs[@]}"; do
+	name=$(series_name "$d")
+	mapfile -t patches < <(one_series_patches "$d")
+	start=$(git -C "$work/tree" rev-parse HEAD)
+	"$LAB_ROOT/scripts/apply-series.sh" "$work/tree" "${patches[@]}"
+	series_cc "${patches[@]}" >"$work/cc"
+	opts=(--stdout --thread --zero-commit "${SERIES_FORMAT_OPTS[@]}")
+	if [[ -f $d/cover-letter.txt ]]; then
+		opts+=(--cover-letter)
+	else
+		mapfile -t cc < <(sed 's/^Cc: //' "$work/cc")
+		opts+=("${cc[@]/#/--cc=}")
+	fi
+	git -C "$work/tree" -c core.abbrev=12 format-patch "${opts[@]}" "$start..HEAD" >"$work/$name.mbox"
+	[[ ! -f $d/cover-letter.txt ]] || fill_cover_letter "$work/$name.mbox" "$d/cover-letter.txt" "$work/cc"
+	unfold_headers "$work/$name.mbox"
+	mv "$work/$name.mbox" "$outdir/$name.mbox"
+	note "wrote $(grep -c '^From [0-9a-f]\{40\} Mon Sep 17 00:00:00 2001$' "$outdir/$name.mbox") message(s) of $name to $outdir/$name.mbox"
+	echo "$outdir/$name.mbox"
+done

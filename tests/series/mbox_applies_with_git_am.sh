@@ -1,20 +1,31 @@
 #!/bin/bash
-# The series as one mbox (make mbox), cover letter first with the subject of
-# patches/<base>/cover-letter.txt, applies with git am --empty=drop and gives the tree's commits.
+# The series as mboxes (make mbox: one per series of patches/<base>/) apply with git am --empty=drop,
+# in order, and give the tree's commits. A series with a cover-letter.txt has its cover letter first,
+# with that subject; a series of one patch without one is that patch alone.
 # Plant: the old awk mbox.sh (git show e9ff5a3:scripts/mbox.sh), which cut commit messages short.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 mbox_applies_with_git_am() {
-	local mbox subject want
+	local mboxes dirs i n subject want
 	need_patches
-	mbox=$("$S/mbox.sh" "$scratch/series.mbox")
-	# The cover letter comes first, with the subject of patches/cover-letter.txt.
-	subject=$(sed -n 's/^Subject: //p' "$mbox" | head -n1)
-	want="[$SUBJECT_PREFIX 0/$(patches | wc -l)] $(head -n1 "$PATCHES/cover-letter.txt")"
-	[[ ${subject/#\[$SUBJECT_PREFIX 00/[$SUBJECT_PREFIX 0} == "$want" ]] ||	# git numbers 00/10 from 10 patches on
-		{ echo "cover letter subject '$subject', expected '$want'"; return 1; }
-	am_matches_series mbox-tree --empty=drop "$mbox"
+	mapfile -t mboxes < <("$S/mbox.sh" "$scratch/mbox")
+	mapfile -t dirs < <(series_dirs "$PATCHES")
+	((${#mboxes[@]} == ${#dirs[@]})) || { echo "${#mboxes[@]} mbox(es) for ${#dirs[@]} series"; return 1; }
+	for i in "${!dirs[@]}"; do
+		n=$(one_series_patches "${dirs[$i]}" | wc -l)
+		subject=$(sed -n 's/^Subject: //p' "${mboxes[$i]}" | head -n1)
+		if [[ -f ${dirs[$i]}/cover-letter.txt ]]; then
+			# The cover letter comes first, with the subject of its cover-letter.txt.
+			want="[$SUBJECT_PREFIX 0/$n] $(head -n1 "${dirs[$i]}/cover-letter.txt")"
+			subject=${subject/#\[$SUBJECT_PREFIX 00/[$SUBJECT_PREFIX 0}	# git numbers 00/10 from 10 patches on
+		else
+			want="[$SUBJECT_PREFIX] $(git mailinfo /dev/null /dev/null <"$(one_series_patches "${dirs[$i]}")" | sed -n 's/^Subject: //p')"
+		fi
+		[[ $subject == "$want" ]] || { echo "${mboxes[$i]##*/}: first subject '$subject', expected '$want'"; return 1; }
+		echo "${mboxes[$i]##*/}: $subject"
+	done
+	am_matches_series mbox-tree --empty=drop "${mboxes[@]}"
 }
 
 run_test mbox_applies_with_git_am "$@"
