@@ -1,13 +1,19 @@
 #!/bin/bash
-# The series' quality gates, patch by patch, in order. For each patch of patches/:
+# The series' quality gates, patch by patch, series after series in the order they apply (a base of
+# several series, patches/<base>/NN-name/: each on top of the ones before it, as make tree applies
+# them). For each patch of patches/<base>/:
 #   checkpatch  scripts/checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks, except the
 #               message types allowed for that patch in config/checkpatch-allowlist
 #   builds      the kernel and bench build with the series applied up to this patch
 #   w1          make W=1 on the C files the patch touches adds no warning over its parent
 #   sparse      make C=2 (sparse) on those files adds no warning over its parent
-# Prints one "ok|FAIL <patch>: <gate>" line per gate and exits non-zero if any failed.
-#   scripts/gates.sh [-g GATE,...] [PATCH_NUMBER...]   (default: every gate, every patch)
+# Prints a "== <series>" line before each series of a base of several, one "ok|FAIL <patch>: <gate>"
+# line per gate (<patch>: NN-name/NNNN-*.patch in a series directory) and exits non-zero if any failed.
+#   scripts/gates.sh [-g GATE,...] [PATCH_NUMBER|SERIES...]   (default: every gate, every patch)
 #   -g  the gates to run: checkpatch, builds, w1, sparse (checkpatch alone needs no kernel build)
+#   PATCH_NUMBER: the patch's place in the order the lab applies the base's patches, counted on
+#   across series (7.3: 1 is 01-getpgid's patch, 10 is 02-freelist/0009); SERIES: every patch of
+#   that series (NN-name)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 own_group "$@"
@@ -24,9 +30,9 @@ gate() {
 	shift 2
 	log=$(mktemp)
 	if "$@" >"$log" 2>&1; then
-		echo "ok   $(basename "$patch"): $name"
+		echo "ok   ${patch#"$PATCHES"/}: $name"
 	else
-		echo "FAIL $(basename "$patch"): $name"
+		echo "FAIL ${patch#"$PATCHES"/}: $name"
 		tail -n 20 "$log" | sed 's/^/     | /'
 		failed=$((failed + 1))
 	fi
@@ -91,7 +97,7 @@ no_new_warnings() {
 # Sourced (by check.sh's tests): the functions only.
 [[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
 
-usage="usage: scripts/gates.sh [-g checkpatch,builds,w1,sparse] [PATCH_NUMBER...]"
+usage="usage: scripts/gates.sh [-g checkpatch,builds,w1,sparse] [PATCH_NUMBER|SERIES...]"
 gates=checkpatch,builds,w1,sparse
 while getopts :g:h opt; do
 	case $opt in
@@ -109,8 +115,11 @@ done
 wants() {
 	[[ " ${wanted[*]} " == *" $1 "* ]]
 }
+mapfile -t dirs < <(series_dirs "$PATCHES")
+names=$(for d in "${dirs[@]}"; do series_name "$d"; done)
 for n in "$@"; do
-	[[ $n =~ ^[1-9][0-9]*$ ]] || die "'$n': expected a patch number ($usage)"
+	[[ $n =~ ^[1-9][0-9]*$ ]] || grep -qxF -- "$n" <<<"$names" ||
+		die "'$n': expected a patch number or a series ($(xargs <<<"$names")) ($usage)"
 done
 
 # tree.sh's own message, once, when it fails.
@@ -121,15 +130,21 @@ mapfile -t commits < <(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD")
 	die "the tree has ${#commits[@]} commits but $PATCHES_SHOWN/ has ${#patches[@]} patches: run make series or make tree"
 
 selected=("$@")
-for i in "${!patches[@]}"; do
-	n=$((i + 1))
-	if ((${#selected[@]})) && [[ " ${selected[*]} " != *" $n "* ]]; then
-		continue
-	fi
-	p=${patches[$i]} c=${commits[$i]}
-	! wants checkpatch || gate "$p" checkpatch run_checkpatch "$p"
-	! wants builds || gate "$p" "kernel and bench build" builds "$c"
-	! wants w1 || gate "$p" "no new W=1 warnings" no_new_warnings "$c" W=1
-	! wants sparse || gate "$p" "no new sparse warnings" no_new_warnings "$c" C=2
+i=0
+for d in "${dirs[@]}"; do
+	name=$(series_name "$d")
+	mapfile -t series < <(one_series_patches "$d")
+	((${#dirs[@]} == 1)) || echo "== $name: ${#series[@]} patch(es)$( ((i == 0)) || echo ", on top of the series before it")"
+	for p in "${series[@]}"; do
+		n=$((i + 1)) c=${commits[$i]}
+		i=$n
+		if ((${#selected[@]})) && [[ " ${selected[*]} " != *" $n "* && " ${selected[*]} " != *" $name "* ]]; then
+			continue
+		fi
+		! wants checkpatch || gate "$p" checkpatch run_checkpatch "$p"
+		! wants builds || gate "$p" "kernel and bench build" builds "$c"
+		! wants w1 || gate "$p" "no new W=1 warnings" no_new_warnings "$c" W=1
+		! wants sparse || gate "$p" "no new sparse warnings" no_new_warnings "$c" C=2
+	done
 done
 exit $((failed > 0))
