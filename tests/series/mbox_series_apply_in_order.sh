@@ -4,6 +4,7 @@
 # series' end in the lab's tree (its lab-series/ branch; the last series: HEAD). With series.conf's
 # base-commit: trailer, a series names the base and, as prerequisite-patch-id: lines, the
 # patch-ids of every patch of the series before it (git format-patch --base), as b4 reads them.
+# Listed for 7.3, the base of several series (on a flat base it is mbox_applies_with_git_am).
 # Plant: mbox.sh formatting every series from the base (the start of each never moved on), so that
 # 02-freelist.mbox carries 01-getpgid's patch again and does not apply on top of it.
 # Plant command: sed -i 's|^\tstart=$(git -C "$work/tree" rev-parse HEAD)$|\tstart=$BASE_TAG|' scripts/mbox.sh
