@@ -320,9 +320,10 @@ def parse_lab(text, missing=False):
                 "mean": float(m.group(4)), "stddev": float(m.group(5)), "peak": float(m.group(6)),
                 "text": [m.group(4), m.group(5), m.group(6)]}
             continue
-        m = LAB_MISSING.match(line) if missing else None
+        m = LAB_MISSING.match(line)
         if m:
-            results.append({"name": m.group(1), "family": m.group(2), "missing": m.group(3).strip()})
+            if missing:
+                results.append({"name": m.group(1), "family": m.group(2), "missing": m.group(3).strip()})
         elif line.startswith(("lab-result:", "lab-memory:", "lab-map-growth:", "lab-missing:")):
             raise BenchOutputError(f"malformed lab line: '{line[:80]}'")
     return results

@@ -347,6 +347,9 @@ class Runs(unittest.TestCase):
         self.assertEqual((rc, err), (1, "benchout: line 1: not a run of scripts/measure.sh (no results)\n"))
         with self.assertRaisesRegex(benchout.BenchOutputError, "malformed lab line"):
             benchout.run_record("lab-missing: x\n", [])
+        # a reader of lab-result lines only passes the lab-missing ones by
+        self.assertEqual([r["name"] for r in benchout.parse_lab(SUITE_LOG)],
+                         ["trig-base", "htab-mem-churn-bpf-ma", "bloom-false", "ls-seq-get-1000"])
 
     def test_summary_rows_are_those_of_the_suite(self):
         runs = runs_file((SUITE_LOG, ["runner=suite", "where=vm", "label.warmup=1", "label.duration=3"]),
