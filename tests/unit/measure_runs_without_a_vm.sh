@@ -3,7 +3,8 @@
 # copy of the lab whose tree.sh, deps.sh, kernel.sh, bench-build.sh and vm.sh are fakes (vm.sh runs
 # the guest's command line with bash on the host; the bench prints a Summary line), a run of the
 # suite appends one JSON line with its labels and results to the runs file, and make bench prints
-# its summary row from that line exactly as scripts/guest/suite.sh's printf did in the guest.
+# its summary row from that line exactly as scripts/guest/suite.sh's printf did in the guest; make
+# scaling prints its table from its run's line.
 # Plant: the summary row's mean a column narrower than the suite printed it.
 # Plant command: sed -i "s/mean_text']:>10}/mean_text']:>9}/" scripts/benchout.py
 # shellcheck source=../lib.sh
@@ -53,6 +54,11 @@ for line in open(sys.argv[1]):
 	grep -qxF "lab-result: $name $family 9.329 0.142 M/s" <<<"$out" || { echo "no lab-result line from the guest"; return 1; }
 	[[ $(tail -n2 <<<"$out") == "Summary (vm, bench -w$SUITE_WARMUP -d$SUITE_DURATION):"$'\n'"$row" ]] ||
 		{ echo "expected the summary row '$row'"; return 1; }
+	# make scaling: one run of two benches, its table from the run's line
+	read -r _ name _ < <(registry_select vm trigger | head -n1)
+	out=$("$lab/scripts/compare/scaling.sh" -n 1 -d 1 "$name" 2>/dev/null)
+	echo "$out"
+	grep -qE "^$name +A +9\.329 +9\.329 +1\.00 +1\.00\.\.1\.00 *$" <<<"$out" || { echo "expected the table row of $name A"; return 1; }
 }
 
 run_test measure_runs_without_a_vm "$@"
