@@ -16,7 +16,7 @@ check_knobs
 
 outdir=${1:-$BASE_CACHE/mbox}
 [[ $outdir != *.mbox ]] || die "$outdir: expected a directory (one mbox per series is written in it)"
-check_series_layout
+check_series_layout apply
 mapfile -t dirs < <(series_dirs "$PATCHES")
 mapfile -t all < <(series_patches "$PATCHES")
 ((${#all[@]})) || die "$PATCHES_SHOWN has no patches: nothing to put in an mbox"

@@ -16,7 +16,7 @@ tree=${SERIES_TREE:-$TREE}
 outdir=${1:-$PATCHES}
 [[ -d $tree/.git || -f $tree/.git ]] || die "no kernel tree at $tree (run: make tree)"
 git -C "$tree" rev-parse -q --verify "$BASE_TAG" >/dev/null || die "$tree has no $BASE_TAG tag"
-check_series_layout writing
+check_series_layout write
 [[ $tree != "$TREE" ]] || lock_tree
 # Writing patches/ from $TREE deletes the patches the tree does not have. That is the developer's
 # intent when the tree was made from these very patches (a commit dropped on purpose), never when

@@ -13,7 +13,7 @@ own_group "$@"
 check_knobs
 (($# == 0)) || die "$1: no arguments taken (usage: [FORCE=1] scripts/tree.sh)"
 
-check_series_layout
+check_series_layout apply
 lock_tree
 "$LAB_ROOT/scripts/base.sh"
 

@@ -67,15 +67,15 @@ series_patches() {
 	done < <(series_dirs "${1:-$PATCHES}")
 }
 
-# check_series_layout [writing]: one clear line when patches/<base>/ mixes the two layouts (patches
-# beside series directories, which would be left out) or, unless series.sh is about to write them
-# (writing), has a series directory without patches.
+# check_series_layout apply|write: one clear line when patches/<base>/ mixes the two layouts
+# (patches beside series directories, which would be left out) or, for the scripts that apply them
+# (apply; series.sh is about to write them: write), has a series directory without patches.
 check_series_layout() {
 	local d
 	[[ $(series_dirs) == "$PATCHES" ]] && return 0
 	[[ -z $(one_series_patches "$PATCHES") ]] ||
 		die "$PATCHES_SHOWN/ has patches beside its series directories: move them into one (NN-name/)"
-	[[ ${1:-} != writing ]] || return 0
+	[[ $1 != write ]] || return 0
 	while read -r d; do
 		[[ -n $(one_series_patches "$d") ]] || die "$PATCHES_SHOWN/${d##*/}/ has no patches"
 	done < <(series_dirs)
