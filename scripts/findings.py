@@ -222,8 +222,34 @@ class Tables:
         return out + ["", "Each run: medians of %s interleaved repetitions." % " or ".join(
             sorted({str(mt_reps(r)) for r in used})), self.source(used)]
 
+    def race_phase(self, base, name, hold):
+        """The newest tally mt record of base named NAME: per period P of the race cases with hold H,
+        successful inserts (series / base) and remote locks per insert (both CPUs) of each design."""
+        r = self.newest(base, "mt", name, lambda r: r.has("results.json") and "tally" in r.json("results.json"))
+        if r is None:
+            raise Error("no tally mt record of %s named %s" % (base, name))
+        d = r.json("results.json")
+        periods = sorted({int(k.split(":")[2]) for k in d["ns"] if k.startswith("race:%s:" % hold)})
+        if not periods:
+            raise Error("%s: no race case with H = %s" % (name, hold))
+
+        def med(key):
+            return statistics.median(key) if key else float("nan")
+
+        out = ["| P, ns | successful inserts/µs, base → series | remote locks per insert, base → series |",
+               "|---:|---|---|"]
+        for p in periods:
+            case = "race:%s:%d:64" % (hold, p)
+            ok = {v: med(d["ns"].get("%s ok/us/%s" % (case, v))) for v in ("base", "series")}
+            rl = {v: sum(med(d["tally"].get("%s/c%d_rlock/%s" % (case, c, v))) for c in (0, 1))
+                  for v in ("base", "series")}
+            out.append("| %d | %.2f → %.2f (**×%.2f**) | %.3f → %.3f |" % (
+                p, ok["base"], ok["series"], ok["series"] / ok["base"], rl["base"], rl["series"]))
+        return out + ["", "H = %s, 64 possible CPUs; medians of %d interleaved repetitions of the tally build."
+                      % (hold, d["reps"]), self.source([r])]
+
     GENERATORS = {"icount": icount, "compare": compare, "mt": mt, "htab-mem": htab_mem, "scaling": scaling,
-                  "regress": regress, "race-spread": race_spread}
+                  "regress": regress, "race-spread": race_spread, "race-phase": race_phase}
 
     def generate(self, generator, args):
         if generator not in self.GENERATORS:

@@ -91,6 +91,21 @@ class GeneratorTest(Fixture):
         self.assertEqual(out[4], "| handoff:64 | - |")
         self.assertIn("Medians of 9 interleaved repetitions", out[6])
 
+    def test_race_phase_per_period(self):
+        ns, tally = {}, {}
+        for p, ok, rl in ((700, (10.0, 9.0), (0.03, 0.04)), (900, (10.0, 10.0), (0.03, 0.02))):
+            for v, o, r in zip(("base", "series"), ok, rl):
+                ns["race:3:%d:64 ok/us/%s" % (p, v)] = [o, o + 1, o - 1]
+                for c in (0, 1):
+                    tally["race:3:%d:64/c%d_rlock/%s" % (p, c, v)] = [r / 2] * 3
+        self.record("mt", "phase", {"results.json": {"reps": 3, "ns": ns, "tally": tally}, "mt.log": "l\n"},
+                    clock="native")
+        out = self.tables().race_phase("7.3", "phase", "3")
+        self.assertEqual(out[2], "| 700 | 10.00 → 9.00 (**×0.90**) | 0.030 → 0.040 |")
+        self.assertEqual(out[3], "| 900 | 10.00 → 10.00 (**×1.00**) | 0.030 → 0.020 |")
+        with self.assertRaises(findings.Error):
+            self.tables().race_phase("7.3", "phase", "20")
+
     def test_compare_is_stats_table(self):
         self.record("compare", "speed", {"trials.csv": TRIALS}, base="6.1")
         out = self.tables().compare("6.1", "speed", "full")
