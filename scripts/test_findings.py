@@ -13,15 +13,10 @@ import unittest
 import findings
 import records
 
-from labtest import ENV, write
+from labtest import ENV, TRIALS_64, write
 
 T0 = datetime.datetime(2026, 12, 5, 10, 0, 0, tzinfo=datetime.timezone.utc)
-TRIALS = """\
-clock,variant,trial,possible_cpus,family,benchmark,value,unit
-icount,base,1,64,hashmap,full,0.350,M/s
-icount,series,1,64,hashmap,full,2.900,M/s
-icount,base,2,64,hashmap,full,0.352,M/s
-icount,series,2,64,hashmap,full,2.960,M/s
+TRIALS = TRIALS_64 + """\
 icount,base,1,2,hashmap,other,2.7,M/s
 """
 MT = {"reps": 9, "versions": ["base", "series"],

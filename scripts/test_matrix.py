@@ -14,7 +14,7 @@ import matrix
 import records
 
 import labtest
-from labtest import write
+from labtest import TRIALS_64, write
 
 ENV = dict(labtest.ENV, GIT_AUTHOR_DATE="2026-12-01T00:00:00Z", GIT_COMMITTER_DATE="2026-12-01T00:00:00Z")
 T0 = datetime.datetime(2026, 12, 5, 10, 0, 0, tzinfo=datetime.timezone.utc)
@@ -61,12 +61,7 @@ row bench tools/ the bench output
 \t6.1\tmt native_ratio exhausted:64
 """
 
-TRIALS = """\
-clock,variant,trial,possible_cpus,family,benchmark,value,unit
-icount,base,1,64,hashmap,full,0.350,M/s
-icount,series,1,64,hashmap,full,2.900,M/s
-icount,base,2,64,hashmap,full,0.352,M/s
-icount,series,2,64,hashmap,full,2.960,M/s
+TRIALS = TRIALS_64 + """\
 icount,base,1,2,hashmap,full,2.7,M/s
 wall,series,1,64,hashmap,full,9.9,M/s
 """
