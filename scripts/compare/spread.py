@@ -11,12 +11,22 @@ import fnmatch
 import sys
 
 args = sys.argv[1:]
+if args[:1] in (["-h"], ["--help"]):
+    print(__doc__.strip())
+    sys.exit(0)
 exclude = None
 if args[:1] == ["-x"] and len(args) > 1:
     exclude, args = args[1], args[2:]
+if not args or args[0].startswith("-"):
+    sys.exit("spread.py: %s (usage: scripts/compare/spread.py [-x GLOB] TRIALS.csv...)" %
+             ("no trials.csv given" if not args else "no such option: " + args[0]))
 groups = collections.defaultdict(list)
 for path in args:
-    for row in csv.DictReader(open(path)):
+    try:
+        rows = list(csv.DictReader(open(path)))
+    except OSError as e:
+        sys.exit("spread.py: %s: %s" % (path, e.strerror))
+    for row in rows:
         if exclude and fnmatch.fnmatch(row["benchmark"], exclude):
             continue
         key = (path, row["clock"], row["variant"], row["possible_cpus"], row["benchmark"])
