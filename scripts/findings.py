@@ -233,15 +233,13 @@ class Tables:
         if not periods:
             raise Error("%s: no race case with H = %s" % (name, hold))
 
-        def med(key):
-            return statistics.median(key) if key else float("nan")
-
+        stats = mt_stats(r)
         out = ["| P, ns | successful inserts/µs, base → series | remote locks per insert, base → series |",
                "|---:|---|---|"]
         for p in periods:
             case = "race:%s:%d:64" % (hold, p)
-            ok = {v: med(d["ns"].get("%s ok/us/%s" % (case, v))) for v in ("base", "series")}
-            rl = {v: sum(med(d["tally"].get("%s/c%d_rlock/%s" % (case, c, v))) for c in (0, 1))
+            ok = {v: stats["%s ok/us/%s" % (case, v)][0] for v in ("base", "series")}
+            rl = {v: sum(statistics.median(d["tally"]["%s/c%d_rlock/%s" % (case, c, v)]) for c in (0, 1))
                   for v in ("base", "series")}
             out.append("| %d | %.2f → %.2f (**×%.2f**) | %.3f → %.3f |" % (
                 p, ok["base"], ok["series"], ok["series"] / ok["base"], rl["base"], rl["series"]))
