@@ -157,6 +157,17 @@ static inline void pcpu_shim_locked(void *l)
 }
 extern __thread void (*pcpu_shim_after_unlock)(void *lock);
 
+/* Run a test's callback for lock @l once, and not recursively. */
+static inline void pcpu_shim_call_once(void (**hook)(void *l), void *l)
+{
+	void (*fn)(void *l) = *hook;
+
+	if (unlikely(fn)) {
+		*hook = NULL;
+		fn(l);
+	}
+}
+
 /*
  * The test build (PCPU_SHIM_CHECK) lets a test run a callback in this thread
  * right before it acquires a lock: what another CPU did between the moment
@@ -164,15 +175,7 @@ extern __thread void (*pcpu_shim_after_unlock)(void *lock);
  */
 extern __thread void (*pcpu_shim_before_lock)(void *lock);
 #ifdef PCPU_SHIM_CHECK
-static inline void pcpu_shim_lock_window(void *l)
-{
-	void (*fn)(void *l) = pcpu_shim_before_lock;
-
-	if (unlikely(fn)) {
-		pcpu_shim_before_lock = NULL;	/* once, and not recursively */
-		fn(l);
-	}
-}
+#define pcpu_shim_lock_window(l)	pcpu_shim_call_once(&pcpu_shim_before_lock, (l))
 #else
 #define pcpu_shim_lock_window(l)	do { } while (0)
 #endif
@@ -213,15 +216,10 @@ static inline void raw_spin_lock(raw_spinlock_t *l)
 /* A test may run a callback right after this thread releases a lock. */
 static inline void pcpu_shim_unlock(void *l, int *locked)
 {
-	void (*fn)(void *l) = pcpu_shim_after_unlock;
-
 	pcpu_shim_track(l, false);
 	pcpu_shim_count(locked, PCPU_SHIM_WRITE);
 	__atomic_store_n(locked, 0, __ATOMIC_RELEASE);
-	if (unlikely(fn)) {
-		pcpu_shim_after_unlock = NULL;	/* once, and not recursively */
-		fn(l);
-	}
+	pcpu_shim_call_once(&pcpu_shim_after_unlock, l);
 }
 
 static inline void raw_spin_unlock(raw_spinlock_t *l)
