@@ -289,11 +289,15 @@ def check_record(path, lab_root=LAB_ROOT, bases=None, commits=None):
 
 
 def git_commits(lab_root):
-    """A test of whether a commit id is a commit of the lab's repository (None: no repository)."""
-    if subprocess.run(["git", "-C", lab_root, "rev-parse", "--git-dir"], capture_output=True).returncode:
+    """A test of whether a commit id is in the history of the lab's HEAD (None: no repository).
+
+    A commit that exists only as a loose object here (a scratch worktree's commit, later
+    cherry-picked) is not in a fresh clone, so it does not count."""
+    out = subprocess.run(["git", "-C", lab_root, "rev-list", "HEAD"], capture_output=True, text=True)
+    if out.returncode:
         return None
-    return lambda sha: subprocess.run(["git", "-C", lab_root, "cat-file", "-e", sha + "^{commit}"],
-                                      capture_output=True).returncode == 0
+    history = set(out.stdout.split())
+    return lambda sha: sha in history
 
 
 # ---- writing ----

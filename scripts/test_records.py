@@ -176,6 +176,15 @@ class CheckTest(Fixture):
         os.remove(os.path.join(path, "trials.csv"))
         self.assertIn("a compare record holds trials.csv", problems({"files": []}))
 
+    def test_a_commit_outside_the_history_is_not_the_lab_s(self):
+        # a scratch worktree's commit, later cherry-picked: here as an object, not in a fresh clone
+        tree = git(self.lab, "rev-parse", "HEAD^{tree}")
+        loose = git(self.lab, "commit-tree", tree, "-p", self.head, "-m", "scratch")
+        commits = records.git_commits(self.lab)
+        self.assertTrue(commits(self.head))
+        self.assertFalse(commits(loose))
+        self.assertFalse(commits("0" * 40))
+
     def test_command_line(self):
         self.write()
         out, err = io.StringIO(), io.StringIO()
