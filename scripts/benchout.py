@@ -3,7 +3,8 @@
 
 bench prints, per run: "Setting up benchmark 'NAME'...", progress lines ("Iter N (DELTAus): ..."),
 what a benchmark adds in its report_final (the full-update rework's "cpuN updates R" and
-"Outcomes (...): ..." lines, htab-mem's "Memory (...)" and "Expected ..." lines, "WARNING ..."),
+"Outcomes (...): ..." lines, its race mode's line per role, htab-mem's "Memory (...)" and
+"Expected ..." lines, "WARNING ..."),
 and one final line with mean ± stddev, in the format of its report_final:
 
   Summary: hits M ± SM/s (PM/prod), drops M ± SM/s, total operations M ± SM/s   hits_drops
@@ -23,6 +24,11 @@ The lab's own lines (scripts/suite.sh prints them, make compare reads them):
   lab-result: NAME FAMILY MEAN STDDEV UNIT
   lab-memory: NAME FAMILY MEAN STDDEV PEAK MiB        htab-mem's memory usage (upstream's figure)
   lab-map-growth: NAME FAMILY MEAN STDDEV PEAK MiB    the hash map's own growth (6.1's series)
+
+and, after its lab-result line, for each role line of the full-update race mode
+("ROLE inserts M ± SM/s, -E2BIG M ± SM/s, failed insert T ± S ns", T "-" when none failed),
+a lab-result line per metric, named NAME.ROLE.inserts, NAME.ROLE.e2big (M/s) and
+NAME.ROLE.failed-insert (ns; none when no insert failed).
 
 Usage (bench output on FILE or standard input):
   benchout.py rate [-m METRIC] [FILE]   "MEAN STDDEV UNIT" of the Summary's first measured metric
@@ -58,6 +64,12 @@ ITER = re.compile(r"^Iter +(\d+) \( *(" + NUM + r")us\): (.*)$")
 SETUP = re.compile(r"^Setting up benchmark '([^']*)'\.\.\.$")
 PER_CPU = re.compile(r"^cpu(\d+) +(\w+) +(" + NUM + r")(" + UNIT + r")$")
 OUTCOMES = re.compile(r"^Outcomes \((?P<context>[^)]*)\): (?P<counts>.*)$")
+# The full-update race mode's line per role (7.3 series); a line that starts with a role's name
+# but does not read as this is an error, not a line to skip
+ROLES = ("churners", "inserters")
+ROLE = re.compile(r"^(?P<role>" + "|".join(ROLES) + r") +inserts +(?P<inserts>" + NUM + r") ± (?P<inserts_sd>"
+                  + NUM + r")M/s, -E2BIG +(?P<e2big>" + NUM + r") ± (?P<e2big_sd>" + NUM + r")M/s, "
+                  r"failed insert +(?:(?P<failed_ns>" + NUM + r") ± (?P<failed_ns_sd>" + NUM + r")|-) ns$")
 # test_progs' and test_verifier's last line, in logs that hold bench runs too: not bench's
 TEST_SUMMARY = re.compile(r"^Summary: \d+(?:/\d+)? PASSED, \d+ SKIPPED, \d+ FAILED")
 NOTE = re.compile(r"^(Memory \(|Expected )")
@@ -150,7 +162,7 @@ def parse_outcomes(text):
 
 def new_run(name=None):
     return {"benchmark": name, "summary": None, "summary_line": None, "iterations": [],
-            "per_cpu": [], "outcomes": None, "warnings": [], "notes": []}
+            "per_cpu": [], "roles": [], "outcomes": None, "warnings": [], "notes": []}
 
 
 def parse(text):
@@ -197,6 +209,15 @@ def parse(text):
                 start()
             run["per_cpu"].append({"cpu": int(m.group(1)), "name": m.group(2),
                                    "value": float(m.group(3)), "unit": m.group(4)})
+            continue
+        if line.startswith(tuple(r + " " for r in ROLES)):
+            m = ROLE.match(line)
+            if not m:
+                raise BenchOutputError(f"cannot read the role line '{line[:80]}'")
+            if run["summary"]:
+                start()
+            run["roles"].append(
+                {k: (v if k == "role" else None if v is None else float(v)) for k, v in m.groupdict().items()})
             continue
         m = OUTCOMES.match(line)
         if m:
@@ -261,11 +282,14 @@ def one_run(text):
 
 
 def fmt(x, unit=""):
-    """A value as bench printed it: 3 decimals, 2 for k/s and MiB (htab-mem); '-' for none."""
+    """A value as bench printed it: 3 decimals, 2 for k/s and MiB (htab-mem), 1 for ns (the race
+    mode's failed insert); '-' for none."""
     if x is None:
         return "-"
     if float(x).is_integer() and unit == "":
         return str(int(x))
+    if unit == "ns":
+        return f"{x:.1f}"
     return f"{x:.2f}" if unit in ("k/s", "MiB") else f"{x:.3f}"
 
 
@@ -277,6 +301,12 @@ def lab_lines(run, name, family):
         if mem:
             lines.append(f"lab-{kind}: {name} {family} {fmt(mem['mean'], 'MiB')} "
                          f"{fmt(mem['stddev'], 'MiB')} {fmt(mem['peak'], 'MiB')} MiB")
+    for r in run["roles"]:
+        for metric, key, unit in (("inserts", "inserts", "M/s"), ("e2big", "e2big", "M/s"),
+                                  ("failed-insert", "failed_ns", "ns")):
+            if r[key] is not None:
+                lines.append(f"lab-result: {name}.{r['role']}.{metric} {family} {fmt(r[key], unit)} "
+                             f"{fmt(r[key + '_sd'], unit)} {unit}")
     return lines
 
 

@@ -54,6 +54,16 @@ CREATES = ("Summary: creates %8.3f \u00B1 %5.3fk/s (%7.3fk/prod), %d total"
            % (55.5, 1.25, 27.75, 166500))
 FALSE_HITS = "Summary: %d false hits of %d total operations. Percentage =  %2.2f %%" % (27, 1000, 2.7)
 SOCKMAP = "Summary: total trans %8.3u MB \u00B1 %5.3f MB/s" % (1234, 411.333)
+# The full-update race mode's lines per role, from report_roles() of the 7.3 series' bench
+ROLE_FMT = "%-9s inserts %8.3f \u00B1 %.3fM/s, -E2BIG %8.3f \u00B1 %.3fM/s, failed insert "
+RACE = ("Setting up benchmark 'bpf-hashmap-full-update'...\n"
+        + ROLE_FMT % ("churners", 1.25, 0.011, 0.002, 0.001) + "%8.1f \u00B1 %.1f ns\n" % (512.5, 20.25)
+        + ROLE_FMT % ("inserters", 0.003, 0.001, 2.5, 0.05) + "%8.1f \u00B1 %.1f ns\n" % (301.0, 4.5)
+        + "Outcomes (bpf-hashmap-full-update, race mode, 1000 entries, 15000000 updates): churners ok "
+          "5000000, -E2BIG 8000, -ENOMEM 0, -EDEADLK 0, -ETIMEDOUT 0, other error 0; inserters ok 9000, "
+          "-E2BIG 9983000, -ENOMEM 0, -EDEADLK 0, -ETIMEDOUT 0, other error 0\n"
+        + "Summary: hits %8.3f \u00B1 %5.3fM/s (%7.3fM/prod), drops %8.3f \u00B1 %5.3fM/s, "
+          "total operations %8.3f \u00B1 %5.3fM/s\n" % (1.253, 0.011, 0.626, 2.502, 0.05, 3.755, 0.05))
 RCU_TT = ("SUMMARY tasks_trace grace period latency\tavg %.3f us\tstddev %.3f us\n"
           "SUMMARY ticks per tasks_trace grace period\tavg %.3f\tstddev %.3f"
           % (23456.5, 120.25, 3.5, 0.5))
@@ -192,6 +202,47 @@ class RecordedRuns(unittest.TestCase):
             "Summary:", "WARNING: full mode expects every update to fail with -E2BIG, but 3 of 9 did not\nSummary:")
         (run,) = benchout.parse(text)
         self.assertEqual(len(run["warnings"]), 1)
+
+
+class RaceMode(unittest.TestCase):
+    def test_roles_read(self):
+        (run,) = benchout.parse(RACE)
+        self.assertEqual([(r["role"], r["inserts"], r["e2big_sd"], r["failed_ns"]) for r in run["roles"]],
+                         [("churners", 1.25, 0.001, 512.5), ("inserters", 0.003, 0.05, 301.0)])
+        self.assertEqual(run["outcomes"]["counts"]["churners ok"], 5000000)
+        self.assertEqual(run["outcomes"]["counts"]["inserters -E2BIG"], 9983000)
+        self.assertEqual(benchout.main_metric(run)["mean"], 1.253)
+
+    def test_lab_lines_per_role(self):
+        self.assertEqual(benchout.lab_lines(benchout.one_run(RACE), "full-update-race", "hashmap"),
+                         ["lab-result: full-update-race hashmap 1.253 0.011 M/s",
+                          "lab-result: full-update-race.churners.inserts hashmap 1.250 0.011 M/s",
+                          "lab-result: full-update-race.churners.e2big hashmap 0.002 0.001 M/s",
+                          "lab-result: full-update-race.churners.failed-insert hashmap 512.5 20.2 ns",
+                          "lab-result: full-update-race.inserters.inserts hashmap 0.003 0.001 M/s",
+                          "lab-result: full-update-race.inserters.e2big hashmap 2.500 0.050 M/s",
+                          "lab-result: full-update-race.inserters.failed-insert hashmap 301.0 4.5 ns"])
+
+    def test_no_failed_insert_no_line(self):
+        # one online CPU: a churner's trigger runs to its end, nothing takes its element
+        text = RACE.replace("%8.1f \u00B1 %.1f ns" % (512.5, 20.25), "       - ns")
+        lines = benchout.lab_lines(benchout.one_run(text), "r", "f")
+        self.assertEqual([line.split()[1] for line in lines],
+                         ["r", "r.churners.inserts", "r.churners.e2big", "r.inserters.inserts",
+                          "r.inserters.e2big", "r.inserters.failed-insert"])
+
+    def test_trials_csv_has_the_roles(self):
+        _, lab, _ = cli("lab", "full-update-race", "hashmap", stdin=RACE)
+        rc, out, _ = cli("trials-csv", "wall", "series", "1", "8", stdin=lab)
+        self.assertEqual(rc, 0)
+        self.assertIn("wall,series,1,8,hashmap,full-update-race.inserters.failed-insert,301.0,ns", out)
+        self.assertEqual(len(out.splitlines()), 7)
+
+    def test_unreadable_role_line_is_an_error(self):
+        for bad in (RACE.replace("-E2BIG    2.500", "-E2BIG 2.500 drops"),
+                    RACE.replace("M/s, failed insert    301.0", "M/s, failed    301.0")):
+            with self.assertRaisesRegex(benchout.BenchOutputError, "cannot read the role line 'inserters"):
+                benchout.parse(bad)
 
 
 class LabLines(unittest.TestCase):

@@ -12,7 +12,9 @@
 #   error' (full-update-e2big-as-other; a KCSAN + lockdep build of 6.1 did this when the result
 #   was compared as a long: the verifier leaves the upper half of R0 undefined);
 # - report_final() prints no Summary line, or not the hits_drops one that run_common.sh parses
-#   (full-update-no-summary).
+#   (full-update-no-summary);
+# - race mode (7.3 series) takes --churners that leave no inserter (full-update-race-no-inserter),
+#   or counts the churners' inserts as the inserters' (full-update-race-roles-mixed).
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -55,6 +57,22 @@ bench_rejects "invalid --$size '12x'" $b --$size 12x
 bench_rejects "invalid --$size '20000000'" $b --$size 20000000
 bench_rejects "invalid --nr_loops '0'" $b --nr_loops 0
 bench_rejects "invalid --nr_loops '8388609'" $b --nr_loops 8388609
+
+# Race mode, where the bench has it (the 7.3 series): --churners N of the producers churn, the
+# others insert; a count that leaves no inserter, or --churners without race mode, is one line.
+race=0
+if awk '/full-update/ { own = 1; next } own && /^($| [^ ])/ { exit } own' <<<"$help" |
+	grep -q -- '--churners='; then
+	race=1
+	bench_rejects "--churners is an option of --mode race" $b --churners 1
+	bench_rejects "race mode needs a churner and an inserter: -p 2 or more, not 1" -p1 $b --mode race
+	bench_rejects "invalid --churners 2: race mode needs an inserter too" -p2 $b --mode race --churners 2
+	bench_rejects "invalid --churners 5: race mode needs an inserter too" -p3 $b --mode race --churners 5
+	bench_rejects "invalid --churners '0'" -p2 $b --mode race --churners 0
+	bench_rejects "invalid --churners '1x'" -p2 $b --mode race --churners 1x
+else
+	ktap_skip "race mode's options" "this bench has no --mode race"
+fi
 
 for opt in --mode --$size --nr_loops; do
 	if grep -q -- "$opt=" <<<"$help"; then
@@ -116,5 +134,62 @@ run() {
 }
 run full -E2BIG
 run existing ok
+
+# race_run: with one churner and one inserter on 2 online CPUs, each role's inserts both succeed
+# and, the inserters', fail with -E2BIG (the churner frees its element onto its own CPU's head
+# between its delete and its insert, where the inserter's pop can take it), the Outcomes line has
+# the two roles' groups, each role has its line, and nothing but ok and -E2BIG comes back
+race_run() {
+	local out outcomes group role n
+	if ((!race)); then
+		ktap_skip "race mode" "this bench has no --mode race"
+		return
+	elif [[ $(id -u) != 0 ]]; then
+		ktap_skip "race mode" "needs root"
+		return
+	elif (($(nproc) < 2)); then
+		ktap_skip "race mode" "needs 2 online CPUs, not $(nproc)"
+		return
+	fi
+	out=$(timeout 60 "$BENCH" -w1 -d2 -a -p2 $b --mode race --churners 1 --$size 128 2>&1) || true
+	outcomes=$(grep '^Outcomes' <<<"$out" || true)
+	if [[ -z $outcomes && ${BENCH_ON_HOST:-0} == 1 ]] && grep -q "failed to load BPF skeleton" <<<"$out"; then
+		ktap_skip "race mode" "the host kernel does not load the benchmark's program"
+		return
+	elif [[ $outcomes != *"race mode, 128 entries, "*"): churners ok "*"; inserters ok "* ]]; then
+		ktap_not_ok "race mode: no outcomes per role"
+		ktap_comment "$out"
+		return
+	elif grep -q WARNING <<<"$out"; then
+		ktap_not_ok "race mode: $(grep WARNING <<<"$out")"
+		return
+	fi
+	# the groups: "churners ok N, -E2BIG N, ...; inserters ok N, -E2BIG N, ..."
+	for group in "churners ok" "inserters ok" "inserters -E2BIG"; do
+		role=${group%% *}
+		n=${outcomes#*"; "}
+		[[ $role == inserters ]] || n=${outcomes%%;*}
+		n=${n#*"$role "}
+		n=${n#*"${group#* } "}
+		n=${n%%,*}
+		if [[ ! $n =~ ^[0-9]+$ || $n == 0 ]]; then
+			ktap_not_ok "race mode: $group ${n:0:20}: $outcomes"
+			return
+		fi
+	done
+	for role in churners inserters; do
+		if ! grep -qE "^$role +inserts +[0-9.]+ ± [0-9.]+M/s, -E2BIG +[0-9.]+ ± [0-9.]+M/s, failed insert " <<<"$out"; then
+			ktap_not_ok "race mode: no $role line"
+			ktap_comment "$out"
+			return
+		fi
+	done
+	if ! tail -n1 <<<"$out" | grep -qE '^Summary: hits +[0-9.]+ ± [0-9.]+M/s'; then
+		ktap_not_ok "race mode: bad summary line: $(tail -n1 <<<"$out")"
+	else
+		ktap_ok "race mode: $outcomes"
+	fi
+}
+race_run
 
 ktap_finish
