@@ -1,8 +1,9 @@
 #!/bin/bash
 # The ordering claims of the freelist patch hold in the kernel's memory model (make litmus): herd7
 # answers Never for every litmus test of tools/testing/pcpu_freelist/litmus/ and Sometimes for every
-# plant in its plants/. Skips when the base's tools/memory-model is not in the cache (make base) or
-# herd7 cannot be fetched into it.
+# plant in its plants/. A test of 7.3 (config/7.3/tests), after series/tree: on an empty cache the
+# base's tools/memory-model is there only then (in the unit tier a cold CI skipped it). Skips when
+# herd7 cannot be fetched into the cache.
 # Plant: a real test with its lock removed (pcpu_freelist_age() clearing the bit and the count unlocked).
 # Plant command: sed -i '/^P1/,/^}/{/spin_lock(lck);/d;/spin_unlock(lck);/d}' tools/testing/pcpu_freelist/litmus/LockedRecheck+counterpush+counterage.litmus
 # Plant: a plant's expected verdict swapped: moved among the tests, its Result line saying Never.
