@@ -267,7 +267,7 @@ def check_record(path, lab_root=LAB_ROOT, bases=None, commits=None):
     if not SHA.fullmatch(meta["lab_commit"]):
         bad.append("%s: lab_commit %s is not a full commit id" % (where, meta["lab_commit"]))
     elif commits is not None and not commits(meta["lab_commit"]):
-        bad.append("%s: lab_commit %s is not a commit of the lab" % (where, meta["lab_commit"]))
+        bad.append("%s: lab_commit %s is not a commit of the lab's history (HEAD; a clone lacks it)" % (where, meta["lab_commit"]))
     if isinstance(meta["series"], dict) != (meta["base"] == ALL):
         bad.append("%s: series is a list of patches (a base's record) or {base: list} (a lab-wide one, all)" % where)
     lists = meta["series"].values() if isinstance(meta["series"], dict) else [meta["series"]]
@@ -289,10 +289,12 @@ def check_record(path, lab_root=LAB_ROOT, bases=None, commits=None):
 
 
 def git_commits(lab_root):
-    """A test of whether a commit id is in the history of the lab's HEAD (None: no repository).
+    """A test of whether a commit id is in the history of the lab's HEAD (None: no repository, or
+    no commit yet: then the check is not made).
 
     A commit that exists only as a loose object here (a scratch worktree's commit, later
-    cherry-picked) is not in a fresh clone, so it does not count."""
+    cherry-picked) is not in a fresh clone, so it does not count. A shallow clone lacks old
+    commits too: the records are checked in a full clone."""
     out = subprocess.run(["git", "-C", lab_root, "rev-list", "HEAD"], capture_output=True, text=True)
     if out.returncode:
         return None
