@@ -13,10 +13,8 @@
 
 ordering_claims_hold_in_lkmm() {
 	local out
-	if [[ ! -f $BASE_DIR/tools/memory-model/linux-kernel.cfg ]]; then
-		echo "no tools/memory-model in $BASE_DIR: series/tree makes the $BASE base before this test" >&2
-		return 1
-	fi
+	[[ -f $BASE_DIR/tools/memory-model/linux-kernel.cfg ]] ||
+		die "no tools/memory-model in $BASE_DIR: series/tree makes the $BASE base before this test"
 	out=$("$S/litmus.sh" -f 2>&1) || skip "herd7 cannot be fetched: $(tail -n1 <<<"$out")"
 	"$S/litmus.sh"
 }
