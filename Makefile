@@ -21,7 +21,7 @@ export REV BENCHS
 unexport CMD
 cmd_quoted = '$(subst ','\'',$(value CMD))'
 
-.PHONY: help deps base tree series kernel bench-build vm vm-bench bench host-bench check check-unit check-slow compare scaling check-debug gates mbox regress matrix findings litmus
+.PHONY: help deps base tree series kernel bench-build vm vm-bench bench host-bench check check-unit check-slow compare scaling check-debug gates mbox regress matrix findings litmus nmi
 
 help:
 	@echo "make bench        the main job: build what is missing, run the benchmark suite in the VM"
@@ -40,6 +40,7 @@ help:
 	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
 	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host; RECORD=1)"
 	@echo "make regress      the kernel's BPF selftests (4 suites) on base and series, CI's config, in the VM (SUITES, TESTS, PLANT, LIMIT, VMS)"
+	@echo "make nmi          a full stack map popped in NMI (sysrq-l), base vs series, in the VM (DEBUG=1: check-debug's kernels; RECORD=1)"
 	@echo "make matrix       README's evidence table from the records (records/, config/matrix; CHECK=1: only check it)"
 	@echo "make findings     the tables of record of Documentation/findings/ from the records (CHECK=1: only check them)"
 	@echo "make litmus       the series' ordering claims in herd7 against the kernel's memory model (tests Never, plants Sometimes)"
@@ -115,6 +116,11 @@ mbox: tree
 # RECORD=1: write the results as a record, records/<base>/regress/ (scripts/records.py)
 regress: tree
 	@$(S)/regress.sh $(if $(TESTS),-a "$(TESTS)") $(if $(PLANT),-p "$(PLANT)") $(if $(filter 1,$(RECORD)),-R) $(SUITES)
+
+# bpf_get_stackid() on a full stack map from NMI context (tools/testing/nmi_stackmap), on the
+# base's and the series' regress kernels (DEBUG=1: check-debug's, KCSAN); RECORD=1: records/<base>/nmi/
+nmi: tree
+	@$(S)/nmi-stackmap.sh $(if $(filter 1,$(DEBUG)),-c debug) $(if $(filter 1,$(RECORD)),-R)
 
 # README.md's evidence table (between its matrix markers), from config/matrix and the records
 # (records/, scripts/records.py); CHECK=1: only check it, one line per cell that differs.

@@ -28,6 +28,8 @@ the newest record of its kind that holds what it shows (scripts/records.py). The
   htab-mem BASE                    scripts/compare/htab-mem.sh's table of the newest htab-mem record
   scaling BASE NAME...             make scaling: p1, p2 and p2/p1 of bench A and bench B, per
                                    benchmark, of the newest scaling records named NAME...
+  nmi BASE NAME                    scripts/nmi-stackmap.sh's table of the newest nmi record of BASE
+                                   named NAME: a full stack map popped in NMI, per kernel
   regress                          make regress, per base: the newest record of a whole run, else
                                    of selected tests; its suites' counts and the new failures
 """
@@ -246,8 +248,14 @@ class Tables:
         return out + ["", "H = %s, 64 possible CPUs; medians of %d interleaved repetitions of the tally build."
                       % (hold, d["reps"]), self.source([r])]
 
+    def nmi(self, base, name):
+        r = self.newest(base, "nmi", name)
+        if r is None:
+            raise Error("no nmi record of %s named %s" % (base, name))
+        return r.read("table.md").rstrip("\n").splitlines() + ["", self.source([r])]
+
     GENERATORS = {"icount": icount, "compare": compare, "mt": mt, "htab-mem": htab_mem, "scaling": scaling,
-                  "regress": regress, "race-spread": race_spread, "race-phase": race_phase}
+                  "nmi": nmi, "regress": regress, "race-spread": race_spread, "race-phase": race_phase}
 
     def generate(self, generator, args):
         if generator not in self.GENERATORS:

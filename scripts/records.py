@@ -56,6 +56,7 @@ KINDS = {
     "regress": ("scripts/regress.sh (make regress): the BPF selftests on base and series", ["base", "series"]),
     "evidence": ("scripts/record-evidence.sh: one row of the evidence matrix", ["output.log"]),
     "check-debug": ("scripts/check-debug.sh (make check-debug): KCSAN and lockdep", ["console.log"]),
+    "nmi": ("scripts/nmi-stackmap.sh: bpf_get_stackid() on a full stack map in NMI, per kernel", ["table.md"]),
     "ci": (".ci/run: CI's tests and how long they took", ["summary.json"]),
     "mt": ("tools/testing/pcpu_freelist/run.sh mt: the native multi-threaded harness", ["results.json|summary.json"]),
     "sim": ("tools/testing/pcpu_freelist/run.sh sim: the cost MODEL (mt_model.py)", ["results.json"]),

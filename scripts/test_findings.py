@@ -120,6 +120,15 @@ class GeneratorTest(Fixture):
         self.assertEqual(out[2], "| 6.1 | not measured | | | | |")
         self.assertEqual(out[3], "| 7.3 | every test | test_progs | 1, 1, 0 | 1, 1, 0 | **0** |")
 
+    def test_nmi_is_the_records_table(self):
+        self.record("nmi", "nmi-stackmap-regress", {"table.md": "| kernel |\n|---|\n| base |\n"}, clock="wall-tcg")
+        self.record("nmi", "nmi-stackmap-debug", {"table.md": "| kernel |\n|---|\n| other |\n"}, clock="wall-tcg")
+        out = self.tables().nmi("7.3", "nmi-stackmap-regress")
+        self.assertEqual(out[:4], ["| kernel |", "|---|", "| base |", ""])
+        self.assertIn("nmi-stackmap-regress", out[4])
+        with self.assertRaisesRegex(findings.Error, "no nmi record of 6.1 named nmi-stackmap-regress"):
+            self.tables().nmi("6.1", "nmi-stackmap-regress")
+
 
 class PageTest(Fixture):
     def setUp(self):
