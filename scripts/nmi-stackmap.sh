@@ -3,10 +3,12 @@
 # The guest has no PMU, so no perf_event program runs in NMI: tools/testing/nmi_stackmap takes its
 # NMIs from the all-CPU backtrace (sysrq 'l', an NMI IPI), whose nmi_handler tracepoint runs a BPF
 # program that pops the map's freelist, while a task on the NMI's CPU pops and pushes it. Fails if
-# a kernel shows a splat that config/<base>/known-splats does not name, or no pop in NMI found the
-# freelist empty. Prints each kernel's counts (scripts/nmi_results.py).
+# a kernel shows a splat that config/<base>/known-splats does not name, is tainted or turns lockdep
+# off during the run, or no pop in NMI got -ENOMEM (no node). Prints each kernel's counts
+# (scripts/nmi_results.py); the VM logs of a failed run stay in $BASE_CACHE/nmi-stackmap/logs.
 #   scripts/nmi-stackmap.sh [-c regress|debug] [-d SECONDS] [-R] [REV...]
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
 check_knobs
@@ -16,7 +18,7 @@ usage() {
 usage: scripts/nmi-stackmap.sh [-c regress|debug] [-d SECONDS] [-R] [REV...]
     -c CONFIG  the kernels: regress (the selftests' config, lockdep; default) or debug (check-debug's:
                KCSAN and lockdep)
-    -d SECONDS how long each kernel runs the NMIs (default 10)
+    -d SECONDS how long each kernel runs the NMIs, 1 to 3600 (default 10)
     -R         record: both kernels' logs and their counts, records/<base>/nmi/ (scripts/records.py)
     REV...     the commits to run (default: lab-base and HEAD, the base and the series)
 USAGE
@@ -34,13 +36,17 @@ while getopts :c:d:Rh opt; do
 done
 shift $((OPTIND - 1))
 [[ $config == regress || $config == debug ]] || die "-c $config: expected regress or debug"
-[[ $seconds =~ ^[1-9][0-9]{0,3}$ ]] || die "-d $seconds: expected whole seconds, 1 to 9999"
+if ! [[ $seconds =~ ^[1-9][0-9]{0,3}$ ]] || ((seconds > 3600)); then
+	die "-d $seconds: expected whole seconds, 1 to 3600"
+fi
 # name=rev: a kernel's name in the table and the record, and its commit
 if (($#)); then
 	revs=()
 	for rev; do
 		name=${rev,,}
-		revs+=("${name//[^a-z0-9._-]/-}=$rev")
+		name=${name//[^a-z0-9._-]/-}
+		[[ " ${revs[*]%%=*} " != *" $name "* ]] || die "$rev: named $name in the table, as another REV is"
+		revs+=("$name=$rev")
 	done
 else
 	revs=("base=$BASE_TAG" "series=HEAD")
@@ -74,8 +80,13 @@ for named in "${revs[@]}"; do
 	note "$name: exit status $rc, $(grep -c . <<<"$firsts" || true) splat(s), $(grep -c . <<<"$unknown" || true) unknown"
 	logs+=("$log") commits+=("${commit:0:12}") counted+=("$log=$(grep -c . <<<"$firsts" || true),$(grep -c . <<<"$unknown" || true)")
 done
-"$S/nmi_results.py" "${counted[@]}" | tee "$out/table.md"
-if ((record)); then
+"$S/nmi_results.py" "${counted[@]}" | tee "$out/table.md" || status=1
+if ((status)); then
+	mkdir -p "$BASE_CACHE/nmi-stackmap/logs"
+	cp "${logs[@]}" "$BASE_CACHE/nmi-stackmap/logs/"
+	note "the VM logs: $BASE_CACHE/nmi-stackmap/logs/"
+fi
+if ((record)) && [[ -s $out/table.md ]]; then
 	variants=() files=("table.md=$out/table.md")
 	for i in "${!logs[@]}"; do
 		variants+=(--variant "$(basename "${logs[i]}" .log)=${commits[i]}")

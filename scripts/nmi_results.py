@@ -15,6 +15,7 @@ RUN = re.compile(r"^# ([0-9.]+) s: task on CPU (\d+) \((\d+) loops, (\d+) delete
                  r"sysrq 'l' from CPU (\d+), (\d+) NMIs$")
 CALLS = re.compile(r"^# (nmi|task): (\d+) bpf_get_stackid\(\) \((\d+)/s\): (\d+) ok, (\d+) -ENOMEM, "
                    r"(\d+) other errors$")
+KERNEL = re.compile(r"^# kernel: tainted (-?\d+) -> (-?\d+), debug_locks (-?\d+) -> (-?\d+)$")
 RESULT = re.compile(r"^(not ok|ok) 1 nmi_stackmap: (.*)$")
 
 
@@ -32,10 +33,13 @@ def parse(text):
         m = CALLS.match(line)
         if m:
             out[m[1]] = dict(calls=int(m[2]), rate=int(m[3]), ok=int(m[4]), nomem=int(m[5]), other=int(m[6]))
+        m = KERNEL.match(line)
+        if m:
+            out["kernel"] = tuple(int(x) for x in m.groups())
         m = RESULT.match(line)
         if m:
             out["ok"] = m[1] == "ok"
-    missing = [k for k in ("seconds", "nmi", "task", "ok") if k not in out]
+    missing = [k for k in ("seconds", "nmi", "task", "kernel", "ok") if k not in out]
     if missing:
         raise Error("no %s line of nmi_stackmap" % ", ".join(missing))
     return out
@@ -43,14 +47,17 @@ def parse(text):
 
 def table(runs):
     """runs: [(name, counts, splats, unknown)]: the markdown table."""
-    rows = ["| kernel | s | NMIs | in NMI: calls/s | ok | -ENOMEM (empty freelist) | other | "
-            "task: calls | ok | -ENOMEM | deletes | splats (unknown) | result |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+    rows = ["| kernel | s | NMIs | in NMI: calls/s | ok | -ENOMEM (no node) | other | "
+            "task: calls | ok | -ENOMEM | deletes | taint, lockdep | splats (unknown) | result |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
     for name, r, splats, unknown in runs:
-        n, t = r["nmi"], r["task"]
-        rows.append("| %s | %.1f | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |" % (
+        n, t, k = r["nmi"], r["task"], r["kernel"]
+        checks = "%s, %s" % ("untainted" if k[0] == k[1] else "tainted %d -> %d" % k[:2],
+                             "on" if k[2] == k[3] == 1 else "off" if k[3] == 0 and k[2] == 1 else
+                             "none" if k[2] == k[3] == 0 else "%d -> %d" % k[2:])
+        rows.append("| %s | %.1f | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s | %s |" % (
             name, r["seconds"], r["nmis"], n["rate"], n["ok"], n["nomem"], n["other"], t["calls"], t["ok"],
-            t["nomem"], r["deletes"], "-" if splats is None else "%d (%d)" % (splats, unknown),
+            t["nomem"], r["deletes"], checks, "-" if splats is None else "%d (%d)" % (splats, unknown),
             "ok" if r["ok"] else "not ok"))
     return "\n".join(rows)
 
