@@ -18,14 +18,12 @@ rev=$(tree_commit "${REV:-HEAD}")
 kernel=$("$S/kernel.sh" -c debug "$rev")
 bench_dir=$("$S/bench-build.sh" "$rev")
 tests_dir=$("$S/bench-build.sh" -c debug "$rev" test_progs test_maps)
-nmi_dir=$BASE_CACHE/nmi-stackmap/$(basename "$tests_dir")
-note "building nmi_stackmap against $tests_dir"
-"$LAB_ROOT/tools/testing/nmi_stackmap/build.sh" "$tests_dir" "$nmi_dir" "clang${SELFTESTS_LLVM:+-$SELFTESTS_LLVM}" >/dev/null
+nmi_stackmap=$(nmi_stackmap_build "$tests_dir")
 splat=$SPLAT_RE
 # The changed benchmarks (short) and the touched selftests; the list lives in config/debug-run. A
 # shell program for the guest: its paths and the pattern quoted by guest_command.
 guest_cmd="splat=$(guest_command "$splat"); cd $(guest_command "$tests_dir") &&
-	BENCH_DIR=$(guest_command "$bench_dir") NMI_STACKMAP=$(guest_command "$nmi_dir/nmi_stackmap") bash $(guest_command "$LAB_ROOT/config/debug-run"); rc=\$?;
+	BENCH_DIR=$(guest_command "$bench_dir") NMI_STACKMAP=$(guest_command "$nmi_stackmap") bash $(guest_command "$LAB_ROOT/config/debug-run"); rc=\$?;
 	dmesg > /tmp/dmesg; echo '--- dmesg splats ---'; grep -nE -A25 \"\$splat\" /tmp/dmesg; echo '--- end ---'; exit \$rc"
 log=$BASE_CACHE/check-debug.log
 set +e

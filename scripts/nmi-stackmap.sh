@@ -62,14 +62,12 @@ for named in "${revs[@]}"; do
 	commit=$(tree_commit "${named#*=}")
 	kernel=$("$S/kernel.sh" -c "$config" "$commit")
 	st=$("$S/bench-build.sh" -c "$config" "$commit" test_progs)
-	tool=$BASE_CACHE/nmi-stackmap/$(basename "$st")
-	note "building nmi_stackmap against $st"
-	"$LAB_ROOT/tools/testing/nmi_stackmap/build.sh" "$st" "$tool" "clang${SELFTESTS_LLVM:+-$SELFTESTS_LLVM}" >/dev/null
+	tool=$(nmi_stackmap_build "$st")
 	log=$out/$name.log
 	note "$name, the $config kernel of ${commit:0:12}: $seconds s of NMIs"
 	set +e
 	"$S/vm.sh" -k "$kernel" -c "$VM_CPUS" -m "${MEM:-$DEBUG_MEM}" -t "${TIMEOUT:-$((seconds + 600))}" -- \
-		"dmesg -n 1; $(guest_command "$tool/nmi_stackmap") -d $seconds; rc=\$?;
+		"dmesg -n 1; $(guest_command "$tool") -d $seconds; rc=\$?;
 		dmesg | grep -nE -A25 $(guest_command "$SPLAT_RE"); exit \$rc" >"$log" 2>&1
 	rc=$?
 	set -e

@@ -70,3 +70,12 @@ config_dropped() {
 	END { for (n in want) if (want[n] != (n in got ? got[n] : "n")) print n }' \
 		final="$1" "${@:2}" "$1" | sort
 }
+
+# nmi_stackmap_build SELFTESTS_DIR: build tools/testing/nmi_stackmap against a built selftests
+# directory (with test_progs), into the cache; prints the binary's path (scripts/nmi-stackmap.sh,
+# check-debug.sh).
+nmi_stackmap_build() {
+	note "building nmi_stackmap against $1"
+	"$LAB_ROOT/tools/testing/nmi_stackmap/build.sh" "$1" "$BASE_CACHE/nmi-stackmap/$(basename "$1")" \
+		"clang${SELFTESTS_LLVM:+-$SELFTESTS_LLVM}"
+}
