@@ -5,13 +5,16 @@
 #   scripts/regress.sh [options] [suite...]     (the options: scripts/regress.sh -h, usage() below)
 # Tests in config/<base>/DENYLIST (and DENYLIST.<suite>), upstream's format, are not run. Each test
 # of test_progs runs under LIMIT seconds (default 900), test_maps and test_verifier (run whole) under
-# 4 × LIMIT; a kernel that dies in a test (CRASH, HANG) is booted again for the tests after it, and
-# a test that failed runs once more (passing then, it is reported flaky). Results are kept per
+# 4 × LIMIT; a kernel that dies in a test (CRASH, HANG), or after a test's end and before the next
+# one starts (counted against the test that ended), is booted again for the tests after it, and a
+# test that failed runs once more (passing then, it is reported flaky). Results are kept per
 # kernel and suite in the cache and reused: a run cut short resumes. Prints pass/fail/skip per
 # suite and kernel; exits 1 if a test that passes (or skips) on the base does not pass on the
 # series, naming it, or if the base fails a test that the denylist does not name.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=lib/regress.sh
+. "$(dirname "$0")/lib/regress.sh"
 own_group "$@"
 check_knobs
 
@@ -74,40 +77,6 @@ run_vm() {
 			-s "${SILENCE:-$((suite_limit + 120))}" -- \
 			"$(guest_command bash "$LAB_ROOT/scripts/regress-guest.sh" "$st" "$suite" "$suite_limit" "$1" "$deny")" \
 			>"$2" 2>>"$out.console"
-}
-
-# run_todo TODO: run the tests listed in TODO (regress-guest.sh) in the VM, appending to $out.out;
-# a kernel that dies in a test is booted again for the tests after it (uses run_suite's variables)
-run_todo() {
-	local todo=$1 run=$out.run
-	while [[ -s $todo ]]; do
-		note "$suite: $(wc -l <"$todo") tests to run on $(basename "$kernel")"
-		start=$SECONDS status=0
-		# from the results directory: the guest then sees it (TODO) also when it is under /tmp
-		run_stoppable run_vm "$todo" "$run" || status=$?
-		((!stop_requested)) || interrupted=1
-		cat "$run" >>"$out.out"
-		# the suite's wall time, VM boots included, over every run of it (resumed ones too)
-		echo $(($(cat "$out.wall" 2>/dev/null || echo 0) + SECONDS - start)) >"$out.wall"
-		# 129, 130, 143: vm.sh (or QEMU, when a background run ignores SIGINT) was stopped by
-		# SIGHUP, SIGINT or SIGTERM
-		((!interrupted && status != 129 && status != 130 && status != 143)) ||
-			{ note "$suite: interrupted"; exit 130; }
-		grep -qx 'lab-regress: done' "$run" && break
-		# The VM died in the last test started: mark it, and boot again for the tests after it.
-		started=$(sed -n 's/^lab-regress: start \(.*\)/\1/p' "$run" | tail -n1)
-		if [[ -z $started ]] || grep -q "^lab-regress: end $started " "$run"; then
-			die "$suite: the VM ended (status $status) before a test started; see $out.console"
-		fi
-		why=CRASH
-		tail -n 5 "$out.console" | grep -q 'VM timed out' && why=TIMEOUT
-		tail -n 5 "$out.console" | grep -q 'VM hangs' && why=HANG
-		echo "lab-regress: lost $started $why" >>"$out.out"
-		note "$suite: $started: $why; the tests after it run in a new VM"
-		t=$(grep -n -- "^$started\( \|\$\)" "$todo" | cut -d: -f1)
-		sed -i "1,${t}d" "$todo"
-	done
-	rm -f "$run"
 }
 
 # run_suite KERNEL SELFTESTS DIR SUITE: the suite's results in DIR/SUITE.json (kept: reused)

@@ -25,7 +25,8 @@ subtests that passed or skipped. Without the JSON line (6.1, or a run that never
 text alone counts.
 
 A result is OK, SKIP (with "flaky" if it failed first and passed when run again), FAIL, TIMEOUT
-(the test's time limit), CRASH (the kernel died in it), HANG (the guest went silent in it) or DENIED
+(the test's time limit), CRASH (the kernel died in it, or after its end before the next test
+started), HANG (the guest went silent in it) or DENIED
 (listed in the base's DENYLIST: not run).
 """
 import json

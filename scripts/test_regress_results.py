@@ -141,6 +141,18 @@ class Results(unittest.TestCase):
         self.assertEqual(flaky, ["bpf_cookie/perf_event", "bpf_cookie"])
         self.assertEqual(d["wall"], 61)
 
+    def test_death_after_a_tests_end_is_its_crash(self):
+        # regress.sh marks the test that ended last lost when the kernel died before the next one
+        # started; run again alone and passing, it is flaky
+        text = ("lab-regress: start a\n#1      a:OK\nlab-regress: end a rc=0 secs=1\n"
+                "lab-regress: lost a CRASH after its end\n"
+                "lab-regress: start b\n#2      b:OK\nlab-regress: end b rc=0 secs=1\nlab-regress: done\n")
+        self.assertEqual(self.results(self.parse("test_progs", text)), {"a": "CRASH", "b": "OK"})
+        d = self.parse("test_progs", text + "lab-regress: start a\n#1      a:OK\n"
+                       "lab-regress: end a rc=0 secs=1\nlab-regress: done\nlab-regress: retried\n")
+        self.assertEqual([(t["name"], t["result"], t.get("flaky")) for t in d["tests"]],
+                         [("a", "OK", True), ("b", "OK", None)])
+
     def test_test_progs_json_summary(self):
         d = self.parse("test_progs", PROGS_JSON_OUT)
         self.assertEqual(self.results(d), {

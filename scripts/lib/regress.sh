@@ -1,0 +1,41 @@
+# Sourced by scripts/regress.sh: running a suite's tests in VMs, booting a new one after a kernel
+# died. Apart from regress.sh so that a test can drive run_todo with a stand-in run_vm
+# (tests/unit/regress_boots_again_after_a_death.sh).
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # out, suite, kernel: run_suite's; stop_requested: run_stoppable's
+
+# run_todo TODO: run the tests listed in TODO (regress-guest.sh) in the VM, appending to $out.out;
+# a kernel that dies in a test, or between two, is booted again for the tests after it (uses
+# run_suite's variables)
+run_todo() {
+	local todo=$1 run=$out.run
+	while [[ -s $todo ]]; do
+		note "$suite: $(wc -l <"$todo") tests to run on $(basename "$kernel")"
+		start=$SECONDS status=0
+		# from the results directory: the guest then sees it (TODO) also when it is under /tmp
+		run_stoppable run_vm "$todo" "$run" || status=$?
+		((!stop_requested)) || interrupted=1
+		cat "$run" >>"$out.out"
+		# the suite's wall time, VM boots included, over every run of it (resumed ones too)
+		echo $(($(cat "$out.wall" 2>/dev/null || echo 0) + SECONDS - start)) >"$out.wall"
+		# 129, 130, 143: vm.sh (or QEMU, when a background run ignores SIGINT) was stopped by
+		# SIGHUP, SIGINT or SIGTERM
+		((!interrupted && status != 129 && status != 130 && status != 143)) ||
+			{ note "$suite: interrupted"; exit 130; }
+		grep -qx 'lab-regress: done' "$run" && break
+		# The VM died in the last test started, or after its end and before the next one started
+		# (in work the test left deferred, say): mark that test lost, and boot again for the tests
+		# after it. A VM that ended before any test started would do so again: stop.
+		started=$(sed -n 's/^lab-regress: start \(.*\)/\1/p' "$run" | tail -n1)
+		[[ -n $started ]] || die "$suite: the VM ended (status $status) before a test started; see $out.console"
+		why=CRASH after=''
+		tail -n 5 "$out.console" | grep -q 'VM timed out' && why=TIMEOUT
+		tail -n 5 "$out.console" | grep -q 'VM hangs' && why=HANG
+		! grep -qF -- "lab-regress: end $started rc=" "$run" || after=' after its end'
+		echo "lab-regress: lost $started $why$after" >>"$out.out"
+		note "$suite: $started: $why$after; the tests after it run in a new VM"
+		t=$(grep -n -- "^$started\( \|\$\)" "$todo" | cut -d: -f1)
+		sed -i "1,${t}d" "$todo"
+	done
+	rm -f "$run"
+}
