@@ -5,18 +5,18 @@
 #   scripts/regress.sh [options] [suite...]     (the options: scripts/regress.sh -h, usage() below)
 # Tests in config/<base>/DENYLIST (and DENYLIST.<suite>), upstream's format, are not run. Each test
 # of test_progs runs under LIMIT seconds (default 900), test_maps and test_verifier (run whole) under
-# 4 × LIMIT; a kernel that dies in a test (CRASH, HANG), or after a test's end and before the next
-# one starts (counted against the test that ended), is booted again for the tests after it, and a
-# test that failed runs once more (passing then, it is reported flaky). Results are kept per
+# 4 × LIMIT; a kernel that dies in a test (CRASH, HANG), or crashes or hangs after a test's end and
+# before the next one starts (counted against the test that ended), is booted again for the tests
+# after it, and a test that failed runs once more (passing then, it is reported flaky). Results are kept per
 # kernel and suite in the cache and reused: a run cut short resumes. Prints pass/fail/skip per
 # suite and kernel; exits 1 if a test that passes (or skips) on the base does not pass on the
 # series, naming it, or if the base fails a test that the denylist does not name.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=lib/regress.sh
-. "$(dirname "$0")/lib/regress.sh"
 own_group "$@"
 check_knobs
+# shellcheck source=lib/regress.sh
+. "$(dirname "$0")/lib/regress.sh"
 
 usage() {
 	cat <<'USAGE'
@@ -81,7 +81,7 @@ run_vm() {
 
 # run_suite KERNEL SELFTESTS DIR SUITE: the suite's results in DIR/SUITE.json (kept: reused)
 run_suite() {
-	local kernel=$1 st=$2 dir=$3 suite=$4 out todo deny started why t status start suite_limit
+	local kernel=$1 st=$2 dir=$3 suite=$4 out todo deny started why after t status start suite_limit
 	out=$dir/$suite
 	todo=$out.todo
 	suite_limit=$limit

@@ -23,18 +23,32 @@ run_todo() {
 		((!interrupted && status != 129 && status != 130 && status != 143)) ||
 			{ note "$suite: interrupted"; exit 130; }
 		grep -qx 'lab-regress: done' "$run" && break
-		# The VM died in the last test started, or after its end and before the next one started
-		# (in work the test left deferred, say): mark that test lost, and boot again for the tests
-		# after it. A VM that ended before any test started would do so again: stop.
+		# The VM died in the last test started, or its kernel crashed or hung after that test's end
+		# and before the next one started (in work the test left deferred, say): mark that test
+		# lost, and boot again for the tests after it. The VM's own time limit between two tests
+		# only resumes after the test that ended. Any other end (no test started, the guest's
+		# script gone) would come again: stop.
 		started=$(sed -n 's/^lab-regress: start \(.*\)/\1/p' "$run" | tail -n1)
 		[[ -n $started ]] || die "$suite: the VM ended (status $status) before a test started; see $out.console"
 		why=CRASH after=''
 		tail -n 5 "$out.console" | grep -q 'VM timed out' && why=TIMEOUT
 		tail -n 5 "$out.console" | grep -q 'VM hangs' && why=HANG
-		! grep -qF -- "lab-regress: end $started rc=" "$run" || after=' after its end'
-		echo "lab-regress: lost $started $why$after" >>"$out.out"
-		note "$suite: $started: $why$after; the tests after it run in a new VM"
-		t=$(grep -n -- "^$started\( \|\$\)" "$todo" | cut -d: -f1)
+		if grep -qF -- "lab-regress: end $started rc=" "$run"; then
+			after=' after its end'
+			if tail -n 5 "$out.console" | grep -q 'the kernel crashed'; then
+				why=CRASH
+			elif [[ $why == CRASH ]]; then
+				die "$suite: the VM ended (status $status) after $started ended, before the next test started, with no crash; see $out.console"
+			fi
+		fi
+		if [[ $why$after == "TIMEOUT after its end" ]]; then
+			note "$suite: the VM's time limit ran out after $started; the tests after it run in a new VM"
+		else
+			echo "lab-regress: lost $started $why$after" >>"$out.out"
+			note "$suite: $started: $why$after; the tests after it run in a new VM"
+		fi
+		t=$(awk -v n="$started" '$1 == n { print NR; exit }' "$todo")
+		[[ -n $t ]] || die "$suite: $started, the last test started, is not in $todo; see $out.console"
 		sed -i "1,${t}d" "$todo"
 	done
 	rm -f "$run"
