@@ -30,7 +30,7 @@ static void *side(void *arg)
 		while (!hammer && !quit) ;
 		stopped = 0;
 		while (hammer) {
-			if (upd(N) != -E2BIG) { fprintf(stderr, "side insert\n"); exit(2); }
+			if (upd(N + 2) != -E2BIG) { fprintf(stderr, "side insert\n"); exit(2); }
 			fails1++;
 		}
 		stopped = 1;
