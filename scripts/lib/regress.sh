@@ -30,17 +30,20 @@ run_todo() {
 		# script gone) would come again: stop.
 		started=$(sed -n 's/^lab-regress: start \(.*\)/\1/p' "$run" | tail -n1)
 		[[ -n $started ]] || die "$suite: the VM ended (status $status) before a test started; see $out.console"
-		why=CRASH after=''
-		tail -n 5 "$out.console" | grep -q 'VM timed out' && why=TIMEOUT
-		tail -n 5 "$out.console" | grep -q 'VM hangs' && why=HANG
+		# vm.sh's last line names one end at most: a crash, a hang or its time limit
+		case $(tail -n 5 "$out.console") in
+		*'the kernel crashed'*) why=CRASH ;;
+		*'VM hangs'*) why=HANG ;;
+		*'VM timed out'*) why=TIMEOUT ;;
+		*) why='' ;;
+		esac
+		after=''
 		if grep -qF -- "lab-regress: end $started rc=" "$run"; then
 			after=' after its end'
-			if tail -n 5 "$out.console" | grep -q 'the kernel crashed'; then
-				why=CRASH
-			elif [[ $why == CRASH ]]; then
+			[[ -n $why ]] ||
 				die "$suite: the VM ended (status $status) after $started ended, before the next test started, with no crash; see $out.console"
-			fi
 		fi
+		why=${why:-CRASH}	# in a test: however the VM ended
 		if [[ $why$after == "TIMEOUT after its end" ]]; then
 			note "$suite: the VM's time limit ran out after $started; the tests after it run in a new VM"
 		else

@@ -11,7 +11,7 @@
 # regress.sh did until 2026-12-06: the side stopped, and its remaining tests never ran).
 # Plant command: sed -i 's/^\t\t\[\[ -n \$started \]\] ||/\t\t[[ -n $started ]] \&\& ! grep -qF -- "lab-regress: end $started rc=" "$run" ||/' scripts/lib/regress.sh
 # Plant: any end between two tests blamed on the test that ended (a guest script gone too).
-# Plant command: sed -i 's/^\t\t\t\tdie "\$suite: the VM ended (status \$status) after \$started ended.*/\t\t\t\t:/' scripts/lib/regress.sh
+# Plant command: sed -i 's/^\t\t\t\tdie "\$suite: the VM ended (status \$status) after \$started ended.*/\t\t\t\twhy=CRASH/' scripts/lib/regress.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=../../scripts/lib/regress.sh
