@@ -56,7 +56,10 @@ def rows(case, threads=2):
             out += [(f"{name} {what} cpu{t}", f"c{t}_{field}") for t in range(threads)]
         return out
     if case[0].startswith(("storm:", "stormlast:")):
-        return [(name + " stormer", "ns_stormer"), (name + " churner", "ns_churner")]
+        out = [(name + " stormer", "ns_stormer"), (name + " churner", "ns_churner")]
+        if case[0].count(":") == 2:     # storm:H:P, a paced stormer
+            out.append((name + " stormer got/us", "got_per_us"))
+        return out
     return [(name, "ns")]
 
 

@@ -14,9 +14,11 @@
 //   exhausted   P nodes populated and drained, then every CPU pops in vain
 //   handoff     CPU 0 frees 8 nodes in flight, CPU 1 takes them (its own
 //               head empty) and hands them back
-//   storm:H     CPU 0 pops in vain (a failing insert into a full map) and
+//   storm:H[:P] CPU 0 pops in vain (a failing insert into a full map) and
 //               pushes back what it gets; every other CPU cycles one node on
-//               its own head, holding it H pause loops
+//               its own head, holding it H pause loops. With P (ns), CPU 0
+//               pops once every P ns (an open loop, the offered rate of the
+//               failing inserts) and its ns are those of its pops alone
 //   stormlast:H the same with the stormer on CPU N-1 and the churners on
 //               0..N-2: a walk from the own CPU on, as the base's pop does,
 //               then reaches every churner's head after the idle heads
@@ -81,6 +83,7 @@ enum class Sc { Own, OwnFlip, Exhausted, Handoff, Storm, Race };
 struct Config {
 	Sc sc;
 	unsigned int hold = 0;	// storm: pause loops a churner holds its node
+	unsigned long storm_period_ns = 0;	// storm:H:P: the stormer's P
 	bool robbable = false;	// simulation: a churner's pop and push are two steps
 	bool stormer_last = false;	// stormlast: thread 0 plays the last CPU
 	unsigned int possible;
@@ -170,7 +173,15 @@ Sc parse_scenario(const std::string &s, Config *c)
 	if (s == "handoff")
 		return Sc::Handoff;
 	if (s.rfind("storm:", 0) == 0) {
-		*hold = parse(s.c_str() + 6, "hold", 0, 1000000);
+		std::string hp = s.substr(6);
+		size_t colon = hp.find(':');
+
+		if (colon != std::string::npos) {
+			c->storm_period_ns = parse(hp.c_str() + colon + 1,
+						   "period (ns)", 1, 1000000000);
+			hp.resize(colon);
+		}
+		*hold = parse(hp.c_str(), "hold", 0, 1000000);
 		return Sc::Storm;
 	}
 	if (s.rfind("stormlast:", 0) == 0) {
@@ -183,7 +194,7 @@ Sc parse_scenario(const std::string &s, Config *c)
 		return Sc::Race;
 	}
 	die("unknown scenario '" + s +
-	    "' (own, ownflip, exhausted, handoff, storm:H, stormlast:H, race:H:P[:K])");
+	    "' (own, ownflip, exhausted, handoff, storm:H[:P], stormlast:H, race:H:P[:K])");
 }
 
 // The kernel CPU that thread (or simulated CPU) t plays. Roles go by t
@@ -456,6 +467,35 @@ RaceOut race(const Config &c, List &l, unsigned int t, uint64_t end,
 	}
 }
 
+// storm:H:P's CPU 0: a pop every P ns, a node it gets pushed back at once;
+// only the pops are timed (ok: pops that got a node).
+RaceOut paced_stormer(const Config &c, List &l, uint64_t end, double tpn)
+{
+	uint64_t period = (uint64_t)(c.storm_period_ns * tpn);
+	RaceOut o;
+
+	for (;;) {
+		uint64_t t0 = ticks();
+		struct pcpu_freelist_node *n;
+
+		if (t0 >= end)
+			return o;
+		n = pcpu_freelist_pop(l.map);
+		uint64_t t1 = ticks();
+
+		if (n) {
+			o.ok++;
+			o.ticks_ok += t1 - t0;
+			pcpu_freelist_push(l.map, n);
+		} else {
+			o.fail++;
+			o.ticks_fail += t1 - t0;
+		}
+		while (ticks() - t0 < period)
+			cpu_relax();
+	}
+}
+
 struct Run {
 	Config c;
 	std::vector<int> cpus;
@@ -514,6 +554,11 @@ void thread_main(Run &r, unsigned int t)
 		r.race[t] = race(r.c, *r.list, t,
 				 k + (uint64_t)((end - now_ns()) * r.tpn), r.tpn);
 		ops = r.race[t].ok + r.race[t].fail;
+	} else if (r.c.sc == Sc::Storm && r.c.storm_period_ns && t == 0) {
+		r.race[0] = paced_stormer(r.c, *r.list,
+					  ticks() + (uint64_t)((end - now_ns()) * r.tpn),
+					  r.tpn);
+		ops = r.race[0].ok + r.race[0].fail;
 	} else {
 		for (;;) {
 			for (int i = 0; i < 64; i++)
@@ -599,7 +644,7 @@ int run_native(Config c, std::vector<int> cpus, unsigned long ms)
 	r.stats.assign(c.threads, pcpu_shim_stats);
 	r.got.assign(c.threads, 0);
 	r.race.assign(c.threads, RaceOut());
-	if (c.sc == Sc::Race)
+	if (c.sc == Sc::Race || c.storm_period_ns)
 		r.tpn = ticks_per_ns();
 
 	List list(nodes_of(c));
@@ -649,9 +694,16 @@ int run_native(Config c, std::vector<int> cpus, unsigned long ms)
 		printf("ns=%.2f", ns_of(1, 2));
 	else
 		printf("ns=%.2f", ns_of(0, c.threads));
-	if (c.sc == Sc::Storm)
+	if (c.sc == Sc::Storm && c.storm_period_ns) {
+		const RaceOut &o = r.race[0];
+
+		printf(" ns_stormer=%.2f ns_churner=%.2f got_per_us=%.4f",
+		       (o.ticks_ok + o.ticks_fail) / r.tpn / (o.ok + o.fail),
+		       ns_of(1, c.threads), o.ok / (r.elapsed[0] / 1e3));
+	} else if (c.sc == Sc::Storm) {
 		printf(" ns_stormer=%.2f ns_churner=%.2f", ns_of(0, 1),
 		       ns_of(1, c.threads));
+	}
 #ifdef PCPU_SHIM_TALLY
 	if (c.sc == Sc::Storm) {
 		// per op of each role: pops with a node, locks, remote, waited

@@ -40,6 +40,10 @@ class RaceRowsTest(unittest.TestCase):
         self.assertEqual(mt_run.rows(("storm:3", "64")),
                          [("storm:3:64 stormer", "ns_stormer"),
                           ("storm:3:64 churner", "ns_churner")])
+        self.assertEqual(mt_run.rows(("storm:3:10000", "64")),
+                         [("storm:3:10000:64 stormer", "ns_stormer"),
+                          ("storm:3:10000:64 churner", "ns_churner"),
+                          ("storm:3:10000:64 stormer got/us", "got_per_us")])
 
 
 class GateTest(unittest.TestCase):

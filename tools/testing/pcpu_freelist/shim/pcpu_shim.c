@@ -41,6 +41,24 @@ unsigned int pcpu_shim_next_cpu(const struct cpumask *m, unsigned int n)
 	return nr_cpu_ids;
 }
 
+unsigned long pcpu_shim_find_next_bit(const unsigned long *addr,
+				      unsigned long size, unsigned long offset)
+{
+	unsigned long idx, word;
+
+	for (idx = BIT_WORD(offset); idx * BITS_PER_LONG < size; idx++) {
+		pcpu_shim_count(&addr[idx], PCPU_SHIM_READ);
+		word = __atomic_load_n(&addr[idx], __ATOMIC_RELAXED);
+		if (idx == BIT_WORD(offset))
+			word &= ~0UL << (offset % BITS_PER_LONG);
+		if (word) {
+			offset = idx * BITS_PER_LONG + __builtin_ctzl(word);
+			return offset < size ? offset : size;
+		}
+	}
+	return size;
+}
+
 /* The next cpu of a walk from @start up to the end, then from 0 to @start. */
 unsigned int pcpu_shim_next_wrap(const struct cpumask *m, unsigned int start,
 				 unsigned int n, bool first)

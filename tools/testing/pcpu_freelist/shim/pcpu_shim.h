@@ -253,6 +253,11 @@ static inline int atomic_read(const atomic_t *v)
 	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
 }
 
+static inline void atomic_set(atomic_t *v, int i)
+{
+	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
+}
+
 static inline void atomic_add(int i, atomic_t *v)
 {
 	pcpu_shim_stats.shared_rmw++;
@@ -309,6 +314,32 @@ unsigned int pcpu_shim_next_wrap(const struct cpumask *m, unsigned int start,
 	for ((cpu) = pcpu_shim_next_wrap((mask), (start), (start), true);	\
 	     (cpu) < nr_cpu_ids;						\
 	     (cpu) = pcpu_shim_next_wrap((mask), (start), (cpu) + 1, false))
+
+/*
+ * find_next_bit() of a bitmap that other CPUs write: a word at a time, as
+ * lib/find_bit.c reads it, each word read once (and counted).
+ */
+unsigned long pcpu_shim_find_next_bit(const unsigned long *addr,
+				      unsigned long size, unsigned long offset);
+#define for_each_set_bit_wrap(bit, addr, size, start)			\
+	for ((bit) = pcpu_shim_find_next_bit_wrap((addr), (size), (start), (start), true); \
+	     (bit) < (size);						\
+	     (bit) = pcpu_shim_find_next_bit_wrap((addr), (size), (start), (bit) + 1, false))
+static inline unsigned long
+pcpu_shim_find_next_bit_wrap(const unsigned long *addr, unsigned long size,
+			     unsigned long start, unsigned long n, bool first)
+{
+	unsigned long bit;
+
+	if (first || n > start) {
+		bit = pcpu_shim_find_next_bit(addr, size, n);
+		if (bit < size)
+			return bit;
+		n = 0;
+	}
+	bit = pcpu_shim_find_next_bit(addr, start, n);
+	return bit < start ? bit : size;
+}
 
 /*
  * percpu: one zeroed block of nr_cpu_ids page-strided units, like the units of
