@@ -487,6 +487,42 @@ TEST_P(PerCpuCount, AgeingLooksAgainUnderTheLock)
 	}
 }
 
+// A pop that finds its own head empty clears its bit under the head's lock
+// (the series): a push onto that head right before the lock (another CPU
+// whose own lock failed, an NMI) must keep its node findable.
+TEST_P(PerCpuCount, OwnEmptyHeadLooksAgainUnderTheLock)
+{
+	const unsigned int n = GetParam();
+
+	if (n < 2)
+		return;
+	for (unsigned int k : some_cpus(n)) {
+		const unsigned int c = (k + 1) % n;
+		Freelist f(n, 2);
+
+		// k's head empty, its own pop took the last node
+		f.push(k, f.elem(0));
+		ASSERT_EQ(f.pop(k), f.elem(0));
+		window_fl = &f;
+		window_elem = f.elem(1);
+		window_cpu = k;
+		gap_lock = f.cpu_lock(k);
+		pcpu_shim_before_lock = push_before_lock;
+		Elem *got = f.pop(k);
+
+		if (pcpu_shim_before_lock) {
+			pcpu_shim_before_lock = nullptr;
+			GTEST_SKIP() << "no lock of an empty own head in this version";
+		}
+		if (!got)
+			got = f.pop(c);
+		ASSERT_EQ(got, f.elem(1))
+			<< "node pushed on cpu " << k << " while its own pop found "
+			<< "its head empty";
+		ASSERT_EQ(f.pop(c), nullptr);
+	}
+}
+
 TEST_P(ExhaustedCpuCount, PopTakesNoLocks)
 {
 	const unsigned int n = GetParam();
@@ -516,6 +552,20 @@ TEST_P(ExhaustedCpuCount, PopTakesNoLocks)
 	for (size_t i = 0; i < f.nelems(); i++)
 		ASSERT_NE(f.pop((i * 7) % n), nullptr) << "pop " << i;
 
+	// A CPU that emptied its own head may lock it once, to forget it
+	// (the series clears its bit there); nothing else takes a lock.
+	std::vector<unsigned int> cpus;
+
+	for (unsigned int c = 0; c < n; c += step)
+		cpus.push_back(c);
+	if (cpus.back() != n - 1)
+		cpus.push_back(n - 1);
+	for (unsigned int c : cpus) {
+		LockCount first;
+
+		ASSERT_EQ(f.pop(c), nullptr);
+		EXPECT_LE(first.acquired(), 1u) << "first exhausted pop on cpu " << c;
+	}
 	LockCount lc;
 
 	for (unsigned int c = 0; c < n; c += step) {
@@ -1036,11 +1086,40 @@ auto hint_bit(T *fl, unsigned int c) -> decltype(fl->hint->bits, bool())
 {
 	return test_bit(c, fl->hint->bits);
 }
+template <typename T>
+auto hint_bit(T *fl, unsigned int c) -> decltype(fl->maybe_nonempty, bool())
+{
+	return test_bit(c, fl->maybe_nonempty);
+}
 [[maybe_unused]] bool hint_bit(...)
 {
 	return false;
 }
+template <typename T, typename = void> struct has_maybe_nonempty : std::false_type {};
+template <typename T>
+struct has_maybe_nonempty<T, std::void_t<decltype(std::declval<T>().maybe_nonempty)>>
+	: std::true_type {};
 } // namespace
+
+// The series: once a freelist is drained, from several CPUs, and every CPU
+// popped in vain once, no bit is left set, so an exhausted pop reads the
+// bitmap's words and no head.
+TEST_P(PerCpuCount, ExhaustedFreelistForgetsEveryHead)
+{
+	const unsigned int n = GetParam();
+	Freelist f(n, 2 * n + 1);
+
+	if (!has_maybe_nonempty<struct pcpu_freelist>::value)
+		GTEST_SKIP() << "no maybe_nonempty bitmap in this version";
+	f.populate();
+	for (size_t i = 0; i < f.nelems(); i++)
+		ASSERT_NE(f.pop((i * 7) % n), nullptr) << "pop " << i;
+	for (unsigned int c = 0; c < n; c++)
+		ASSERT_EQ(f.pop(c), nullptr);
+	for (unsigned int c = 0; c < n; c++)
+		EXPECT_FALSE(hint_bit(f.fl(), c))
+			<< "bit " << c << " of " << n << " still set";
+}
 
 TEST_P(PerCpuCount, ExhaustedPopAgesTheOwnBit)
 {

@@ -21,8 +21,9 @@
 #   run.sh calibrate
 #                   the per-event costs of this machine, for the model
 #   run.sh plant NAME...
-#                   lab/plants/NAME.patch on the variant its name starts with
-#                   (freelist-v3, freelist-v4) in a scratch copy: the tests must fail
+#                   lab/plants/NAME.patch on the series, or on the variant its name
+#                   starts with (freelist-v3-..., freelist-v4-...), in a scratch copy:
+#                   the tests must fail
 #   run.sh all      test and bench
 #
 # Environment:
@@ -298,16 +299,22 @@ run_sim() {
 		FAILED+=("sim")
 }
 
-# plant NAME: freelist-v3 of this base with lab/plants/NAME.patch on top, in a scratch
-# copy; its GoogleTest tests must fail. Prints the first failing assertion.
+# plant NAME: the series (or the variant freelist-vN, for freelist-vN-...) of this base with
+# lab/plants/NAME.patch on top, in a scratch copy; its GoogleTest tests must fail. Prints the first failing assertion.
 run_plant() {
 	local name=$1 patch=$LAB_ROOT/lab/plants/$1.patch parent v src bin log
 
 	[ -f "$patch" ] || die "no plant $patch"
-	# a plant applies to the variant its name starts with (freelist-v3-..., freelist-v4-...)
-	[[ $name =~ ^(freelist-v[0-9]+) ]] || die "plant $name: not named after a freelist variant"
-	parent=${BASH_REMATCH[1]}
-	v=$(variant "$parent") || exit 2
+	# a plant applies to the variant its name starts with (freelist-v3-..., freelist-v4-...),
+	# or to the series (freelist-...)
+	if [[ $name =~ ^(freelist-v[0-9]+)- ]]; then
+		parent=${BASH_REMATCH[1]}
+		v=$(variant "$parent") || exit 2
+	elif [[ $name == freelist-* ]]; then
+		parent=series v=$series
+	else
+		die "plant $name: not a freelist plant (freelist-NAME, or freelist-vN-NAME for variant freelist-vN)"
+	fi
 	src=$(patched_store "$v" "$patch" "$parent of $VERSION") || exit 2
 	bin=$(build "$src" plain test) || { FAILED+=("plant $name: build"); return; }
 	log=$OBJ/plant-$name.log
