@@ -1,7 +1,8 @@
 #!/bin/bash
 # Check the series' ordering claims with herd7 against the kernel's memory model (LKMM): each test of
-# tools/testing/pcpu_freelist/litmus/ (the series; freelist-v3/: the lab variant v3), whose exists
-# clause is the bad outcome, must answer Never, each plant of a plants/ beside it (the same test with
+# tools/testing/pcpu_freelist/litmus/ (the series; freelist-v3/, freelist-v4/: those lab variants),
+# whose exists clause is the bad outcome, must answer Never, unless its Result line says Sometimes
+# (a race the code tolerates, stated as such); each plant of a plants/ beside it (the same test with
 # a barrier or a lock removed) Sometimes. herd7 runs as
 # `herd7 -conf linux-kernel.cfg` in tools/memory-model of the base's pristine source (make base;
 # the series does not touch it). KTAP, one line a test: herd7's verdict and the expected one, then
@@ -134,6 +135,8 @@ judge() {
 	expected=Never
 	[[ $file != */plants/* ]] || expected=Sometimes
 	result=$(sed -n 's/^[( ]\* Result: \(.*\)/\1/p' "$file" | head -n1)
+	# a test of a race the code tolerates (Miss+...) says so: Sometimes
+	[[ $file == */plants/* || ${result%% *} != Sometimes ]] || expected=Sometimes
 	[[ $result != *DATARACE* ]] || want_race=' (data race)'
 	out=$(cd "$model" && timeout 60 "${herd7[@]}" -conf linux-kernel.cfg "$file" 2>&1) || true
 	verdict=$(awk '$1 == "Observation" { print $3 }' <<<"$out")
@@ -143,7 +146,7 @@ judge() {
 		ktap_line "not ok" "$name: herd7 gave no verdict, expected $expected"
 		sed 's/^/# /' <<<"$out" | head -n 10
 	elif [[ ${result%% *} != "$expected" ]]; then
-		ktap_line "not ok" "$name: $verdict$race, but its Result line says '$result': a test says Never, a plant Sometimes"
+		ktap_line "not ok" "$name: $verdict$race, but its Result line says '$result': a plant says Sometimes"
 	elif [[ -n $flags ]]; then
 		ktap_line "not ok" "$name: $verdict, herd7 flags: $flags"
 	else
