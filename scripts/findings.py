@@ -25,6 +25,9 @@ the newest record of its kind that holds what it shows (scripts/records.py). The
   mt NAME VERSION CASE...          the native harness (run.sh mt): per case and base, the median ns
                                    of base and of VERSION in the newest mt record named NAME, ratio
                                    ('+' in a CASE stands for a space: storm:0:64+stormer)
+  mt-versions BASE NAME V1,V2,... CASE...
+                                   the newest mt record of BASE named NAME: per case, the median
+                                   [min-max] ns of each version and its ratio to V1's
   htab-mem BASE                    scripts/compare/htab-mem.sh's table of the newest htab-mem record
   scaling BASE NAME...             make scaling: p1, p2 and p2/p1 of bench A and bench B, per
                                    benchmark, of the newest scaling records named NAME...
@@ -144,6 +147,33 @@ class Tables:
         return out + ["", "Medians of %s interleaved repetitions; ×: %s / base." % (" or ".join(reps), version),
                       self.source([r for _, r in found])]
 
+    def mt_versions(self, base, name, versions, *cases):
+        """One mt record of one base: a row per case, a column per version (comma-separated, the
+        first the reference), each cell the median, its ratio to the reference's and the range."""
+        if not cases:
+            raise Error("mt-versions BASE NAME VERSIONS CASE...: no case")
+        r = self.newest(base, "mt", name)
+        if r is None:
+            raise Error("no mt record of %s named %s" % (base, name))
+        vs = versions.split(",")
+        m = mt_stats(r)
+        out = ["| case | " + " | ".join(vs) + " |", "|---|" + "---:|" * len(vs)]
+        for case in (c.replace("+", " ") for c in cases):
+            ref = m.get(case + "/" + vs[0])
+            cells = []
+            for v in vs:
+                x = m.get(case + "/" + v)
+                if not x:
+                    cells.append("-")
+                    continue
+                cell = "%s [%s-%s]" % (ns(x[0]), ns(x[1]), ns(x[2]))
+                if v != vs[0] and ref and ref[0]:
+                    cell += " **×%s**" % ratio(x[0] / ref[0])
+                cells.append(cell)
+            out.append("| %s | %s |" % (case, " | ".join(cells)))
+        return out + ["", "Medians [min-max] of %d interleaved repetitions; ×: median / median of %s." % (
+            mt_reps(r), vs[0]), self.source([r])]
+
     def htab_mem(self, base):
         r = self.newest(base, "htab-mem")
         if r is None:
@@ -254,7 +284,7 @@ class Tables:
             raise Error("no nmi record of %s named %s" % (base, name))
         return r.read("table.md").rstrip("\n").splitlines() + ["", self.source([r])]
 
-    GENERATORS = {"icount": icount, "compare": compare, "mt": mt, "htab-mem": htab_mem, "scaling": scaling,
+    GENERATORS = {"icount": icount, "compare": compare, "mt": mt, "mt-versions": mt_versions, "htab-mem": htab_mem, "scaling": scaling,
                   "nmi": nmi, "regress": regress, "race-spread": race_spread, "race-phase": race_phase}
 
     def generate(self, generator, args):

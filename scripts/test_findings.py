@@ -86,6 +86,13 @@ class GeneratorTest(Fixture):
         self.assertEqual(out[4], "| handoff:64 | - |")
         self.assertIn("Medians of 9 interleaved repetitions", out[6])
 
+    def test_mt_versions_one_column_per_version(self):
+        self.record("mt", "series", {"summary.json": MT, "mt.log": "log\n"}, clock="native")
+        out = self.tables().mt_versions("7.3", "series", "base,series,v9", "exhausted:64")
+        self.assertEqual(out[0], "| case | base | series | v9 |")
+        self.assertEqual(out[2], "| exhausted:64 | 256.1 [250.0-260.0] | 5.5 [5.0-6.0] **×0.021** | - |")
+        self.assertIn("Medians [min-max] of 9 interleaved repetitions", out[4])
+
     def test_race_phase_per_period(self):
         ns, tally = {}, {}
         for p, ok, rl in ((700, (10.0, 9.0), (0.03, 0.04)), (900, (10.0, 10.0), (0.03, 0.02))):
