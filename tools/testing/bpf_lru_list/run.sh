@@ -34,8 +34,8 @@ usage: run.sh [--src DIR] [--version NAME=DIR]... [test|mt [CASE...]|count [CASE
 
 Environment: LRU_TREE (default $CACHE/linux), LRU_REV (lab-base),
   LRU_OBJ (build products, default $CACHE/obj/bpf_lru_list), LRU_MT_REPS (5), LRU_MT_MS (200),
-  RECORD=1 (mt, count, capacity: also write a record with scripts/records.py, kind mt,
-  name lru-<command>[-\$LRU_RECORD_NAME]).
+  RECORD=1 (mt, count, capacity, plant: also write a record with scripts/records.py, kind mt,
+  plant for plant, name lru-<command>[-\$LRU_RECORD_NAME]).
 EOF
 }
 
@@ -102,18 +102,23 @@ build() {
 	fi
 }
 
-# record COMMAND WHAT: $OUT as a record (scripts/records.py), when RECORD=1
+# record COMMAND WHAT [KIND STATUS FILE...]: a record (scripts/records.py) when RECORD=1;
+# by default kind mt, status 0, $OUT/results.json and $OUT/table.md
 record() {
-	local name vars=() v
+	local name vars=() v kind=${3:-mt} status=${4:-0} files=("${@:5}") clock=native
 
 	[ "${RECORD:-0}" = 1 ] || return 0
+	((${#files[@]})) || files=("$OUT/results.json" "$OUT/table.md")
+	if [ "$kind" = plant ]; then
+		clock=none	# a test's verdict, not a time
+	fi
 	name=lru-$1${LRU_RECORD_NAME:+-$LRU_RECORD_NAME}
 	for v in "${VERSIONS[@]}"; do
 		vars+=(--variant "${v%%=*}=$(basename "${v#*=}")")
 	done
-	"$HERE/../../../scripts/records.py" write --kind mt --base 7.3 --name "$name" \
-		--clock native --status 0 "${vars[@]}" --param "source=$SOURCE" \
-		--what "$2" --command "$COMMAND" "$OUT/results.json" "$OUT/table.md" >&2
+	"$HERE/../../../scripts/records.py" write --kind "$kind" --base 7.3 --name "$name" \
+		--clock "$clock" --status "$status" "${vars[@]}" --param "source=$SOURCE" \
+		--what "$2" --command "$COMMAND" "${files[@]}" >&2
 }
 
 SRC_ARG=
@@ -205,16 +210,23 @@ plant)
 		die "plant: which? ${names[*]%.patch}"
 	fi
 	rc=0
+	OUT=$OBJ/out/plant
+	rm -rf "$OUT"
+	mkdir -p "$OUT"
 	for p in "$@"; do
 		[ -f "$HERE/plants/$p.patch" ] || die "no plant $HERE/plants/$p.patch"
 		bin=$(build "$(patched "$HERE/plants/$p.patch")" test)
-		if timeout 300 "$bin" --gtest_brief=1; then
-			echo "run.sh: plant $p: NOT caught, every test passed" >&2
+		echo "== plant $p: $(grep -m1 '^+.*plant' "$HERE/plants/$p.patch" | sed 's/^+[[:space:]]*//')" |
+			tee -a "$OUT/plant.log"
+		if timeout 300 "$bin" --gtest_brief=1 2>&1 | tee -a "$OUT/plant.log"; then
+			echo "run.sh: plant $p: NOT caught, every test passed" | tee -a "$OUT/plant.log" >&2
 			rc=1
 		else
-			echo "run.sh: plant $p: caught" >&2
+			echo "run.sh: plant $p: caught" | tee -a "$OUT/plant.log" >&2
 		fi
 	done
+	record plant "each plant of tools/testing/bpf_lru_list/plants ($*) put back on 7.3.4's kernel/bpf/bpf_lru_list.c in a scratch copy: its GoogleTest test fails" \
+		plant "$rc" "$OUT/plant.log"
 	exit $rc
 	;;
 esac
