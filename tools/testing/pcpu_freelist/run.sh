@@ -276,7 +276,7 @@ run_mt() {
 # The command that reproduces this run: the knobs that were set, then run.sh mt.
 mt_command() {
 	local k out=()
-	for k in BASE PFL_MT_REPS PFL_MT_MS PFL_MT_CASES PFL_MT_TALLY PFL_MT_GATE; do
+	for k in BASE FREELIST_REV FREELIST_SRC_DIR PFL_MT_REPS PFL_MT_MS PFL_MT_CASES PFL_MT_TALLY PFL_MT_GATE; do
 		[[ -z ${!k:-} ]] || out+=("$k=$(printf %q "${!k}")")
 	done
 	echo "env ${out[*]} tools/testing/pcpu_freelist/run.sh mt $*"
