@@ -125,8 +125,9 @@ def parse_source(text, where):
 class Context:
     """What an extractor knows besides its record: the lab (root) and the base of the cell."""
 
-    def __init__(self, root, base):
+    def __init__(self, root, base, cache=None):
         self.root, self.base = root, base
+        self.cache = {} if cache is None else cache    # what one make matrix has computed already
 
 
 def extractor(*kinds):
@@ -248,7 +249,10 @@ def ex_regress(record, args, ctx):
     allow = record.meta.get("params", {}).get("allow", "")
     if "whole" in words[1:] and allow:
         raise Missing()    # a run of selected tests (-a), not of every test
-    broken, _, _, suites = regress_results.compare(record.file("base"), record.file("series"), allow)
+    key = ("regress", record.path, allow)
+    if key not in ctx.cache:    # rows 12 and 13 read the same records
+        ctx.cache[key] = regress_results.compare(record.file("base"), record.file("series"), allow)
+    broken, _, _, suites = ctx.cache[key]
     if set(words[0].split(",")) - set(suites):
         raise Missing()
     return Value("✓ (0 new)" if not broken else "✗ (%d new)" % len(broken))
@@ -304,7 +308,7 @@ class Matrix:
             raise Error("config/matrix: no such file")
         with open(path, encoding="utf-8") as f:
             self.rows = parse_config(f.read(), self.bases)
-        self._now, self._records = {}, {}
+        self._now, self._records, self._cache = {}, {}, {}
 
     def series_now(self, base):
         """The keys of the series of patches/<base>/ as it is now (the working tree)."""
@@ -332,7 +336,7 @@ class Matrix:
                                              source.selector)
             for record in self.candidates(source, base):
                 try:
-                    value = EXTRACTORS[source.extractor](record, source.args, Context(self.root, base))
+                    value = EXTRACTORS[source.extractor](record, source.args, Context(self.root, base, self._cache))
                 except Missing:
                     continue
                 except (OSError, ValueError, KeyError) as e:

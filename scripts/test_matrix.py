@@ -112,18 +112,38 @@ class Lab:
         return rc, out.getvalue(), err.getvalue()
 
 
+def fixture_template():
+    """The kernel tree and the lab every test starts from, made once (a dozen git commands) and
+    copied for each test: {"kernel": Kernel, "lab": Lab} in a directory removed at exit."""
+    global TEMPLATE
+    if TEMPLATE is None:
+        tmp = tempfile.TemporaryDirectory()
+        os.makedirs(os.path.join(tmp.name, "kernel"))
+        os.makedirs(os.path.join(tmp.name, "lab"))
+        kernel = Kernel(os.path.join(tmp.name, "kernel"))
+        lab = Lab(os.path.join(tmp.name, "lab"))
+        kernel.commit("kernel/bpf/freelist.c", "return 0;", "return 1;", "bpf: pop faster")
+        kernel.commit("tools/bench.c", "return 0;", "return 2;", "selftests/bpf: bench it")
+        kernel.series(lab.root, "patches/6.1")
+        lab.commit("series")
+        TEMPLATE = tmp
+    return TEMPLATE.name
+
+
+TEMPLATE = None
+
+
 class Fixture(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.addCleanup(self.tmp.cleanup)
-        os.makedirs(os.path.join(self.tmp.name, "kernel"))
-        os.makedirs(os.path.join(self.tmp.name, "lab"))
-        self.kernel = Kernel(os.path.join(self.tmp.name, "kernel"))
-        self.lab = Lab(os.path.join(self.tmp.name, "lab"))
-        self.kernel.commit("kernel/bpf/freelist.c", "return 0;", "return 1;", "bpf: pop faster")
-        self.kernel.commit("tools/bench.c", "return 0;", "return 2;", "selftests/bpf: bench it")
-        self.kernel.series(self.lab.root, "patches/6.1")
-        self.lab.commit("series")
+        shutil.copytree(fixture_template(), self.tmp.name, symlinks=True, dirs_exist_ok=True)
+        self.kernel = Kernel.__new__(Kernel)
+        self.kernel.root = os.path.join(self.tmp.name, "kernel")
+        self.lab = Lab.__new__(Lab)
+        self.lab.root = os.path.join(self.tmp.name, "lab")
+        self.lab.data = os.path.join(self.lab.root, "..", "data")
+        self.lab.when = T0
 
     def ctx(self, base):
         return matrix.Context(self.lab.root, base)

@@ -9,8 +9,7 @@
 
 matrix_follows_records() {
 	local copy=$scratch/lab before after compare evidence changed
-	mkdir -p "$copy"
-	(cd "$LAB_ROOT" && cp -r README.md config scripts patches records Documentation "$copy/")
+	copy_matrix_lab "$copy"
 	before=$(env -u LAB_RECORDS "$copy/scripts/matrix.py" --print) || return 1
 	# the newest 7.3 compare record with icount trials of the full map at 64 possible CPUs: its
 	# series' trials halved; and the newest 7.3 checkpatch record failed

@@ -9,8 +9,7 @@
 
 matrix_ignores_prose() {
 	local copy=$scratch/lab before after pages
-	mkdir -p "$copy"
-	(cd "$LAB_ROOT" && cp -r README.md config scripts patches records Documentation "$copy/")
+	copy_matrix_lab "$copy"
 	before=$(env -u LAB_RECORDS "$copy/scripts/matrix.py" --print) || return 1
 	pages=$(find "$copy/Documentation" -name '*.md' | wc -l)
 	find "$copy/Documentation" -name '*.md' -exec sed -i -e '1i Reworded.' -e 's/\<the\>/this/g; s/\<is\>/was/g; s/[0-9]/7/g' {} +
