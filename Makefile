@@ -41,7 +41,7 @@ help:
 	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host; RECORD=1)"
 	@echo "make regress      the kernel's BPF selftests (4 suites) on base and series, CI's config, in the VM (SUITES, TESTS, PLANT, LIMIT, VMS)"
 	@echo "make nmi          a full stack map popped in NMI (sysrq-l), base vs series, in the VM (DEBUG=1: check-debug's kernels; RECORD=1)"
-	@echo "make matrix       README's evidence table from the records (records/, config/matrix; CHECK=1: only check it)"
+	@echo "make matrix       EVIDENCE.md, the evidence table, from the records (records/, config/matrix; CHECK=1: only check it)"
 	@echo "make findings     the tables of record of Documentation/findings/ from the records (CHECK=1: only check them)"
 	@echo "make litmus       the series' ordering claims in herd7 against the kernel's memory model (tests Never, plants Sometimes)"
 	@echo "make deps         install the Debian packages the lab needs"
@@ -122,7 +122,7 @@ regress: tree
 nmi: tree
 	@$(S)/nmi-stackmap.sh $(if $(filter 1,$(DEBUG)),-c debug) $(if $(filter 1,$(RECORD)),-R)
 
-# README.md's evidence table (between its matrix markers), from config/matrix and the records
+# EVIDENCE.md, the evidence table (generated whole), from config/matrix and the records
 # (records/, scripts/records.py); CHECK=1: only check it, one line per cell that differs.
 matrix:
 	@$(S)/matrix.py $(if $(filter 1,$(CHECK)),--check)

@@ -4,8 +4,11 @@
 # scripts/guest/suite.sh), then print its summary table (scripts/benchout.py summary).
 #   scripts/bench.sh [-H]     -H: run the host-safe benchmarks on the host kernel instead
 # BENCHS='names or families' narrows the suite (config/benchmarks); CPUS, MAXCPUS, MEM, ICOUNT
-# are passed to the VM. RECORD=1 also writes the run as a record, records/<base>/bench/
-# (scripts/records.py: the suite's output, its lab-result lines and the summary table).
+# are passed to the VM. The run lands in $LAB_CACHE/<base>/results/bench/<date>/ (host-bench/ for
+# -H; scripts/lib/results.sh): bench.log (the suite's output and the table), runs.jsonl and
+# table.txt; the last line names it. RECORD=1 also writes the run as a record,
+# records/<base>/bench/ (scripts/records.py: the suite's output, its lab-result lines and the
+# summary table).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
@@ -15,9 +18,8 @@ check_knobs
 on_host=0 where=vm target=bench
 [[ ${1:-} == -H ]] && on_host=1 where=host target=host-bench
 start=$SECONDS
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-log=$tmp/bench.log runs=$tmp/runs.jsonl
+out=$(results_dir "$target")
+log=$out/bench.log runs=$out/runs.jsonl
 warmup=${WARMUP:-$SUITE_WARMUP} duration=${DURATION:-$SUITE_DURATION}
 measure=("$LAB_ROOT/scripts/measure.sh" -l "$log" -o "$runs" -L "warmup=$warmup" -L "duration=$duration")
 if ((on_host)); then
@@ -27,11 +29,11 @@ else
 fi
 # shellcheck disable=SC2086 # BENCHS is a list of words
 "${measure[@]}" suite -w "$where" -W "$warmup" -d "$duration" ${BENCHS:-} && status=0 || status=$?
-[[ -s $runs ]] || exit "$status"
+[[ -s $runs ]] || { results_done "$out"; exit "$status"; }
 # the summary table, from the run's line; the record's bench.log ends with it, as the suite's
 # output did when the guest printed it
-python3 "$LAB_ROOT/scripts/benchout.py" summary "$runs" | tee -a "$log"
-((status == 0)) || exit "$status"
+python3 "$LAB_ROOT/scripts/benchout.py" summary "$runs" | tee "$out/table.txt" | tee -a "$log"
+((status == 0)) || { results_done "$out"; exit "$status"; }
 if [[ ${RECORD:-0} == 1 ]]; then
 	rev=$(python3 "$LAB_ROOT/scripts/benchout.py" field bench "$runs")	# VARIANT=COMMIT, 12 digits
 	rev=${rev#*=}
@@ -45,4 +47,5 @@ if [[ ${RECORD:-0} == 1 ]]; then
 		--command "$command" --variant "kernel=${rev:0:12}" "bench.log=$log")
 	note "recorded in $record (git add it)"
 fi
-note "make bench: done in $((SECONDS - start))s"
+note "make $target: done in $((SECONDS - start))s"
+results_done "$out"

@@ -3,7 +3,9 @@
 # atomic-sleep checks) of REV (default HEAD), run short versions of the benchmarks the series
 # changes and the selftests it touches, and fail on any KCSAN, lockdep, BUG or WARN splat that
 # config/<base>/known-splats does not name as the base's.
-# Slow (a second kernel build and test_progs), so it is not part of `make check`. RECORD=1 also
+# Slow (a second kernel build and test_progs), so it is not part of `make check`. Its console log
+# lands in $LAB_CACHE/<base>/results/check-debug/<date>/ (scripts/lib/results.sh, with a `latest`
+# link); the last line names it. RECORD=1 also
 # writes the run as a record, records/<base>/check-debug/ (scripts/records.py: its log).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -25,7 +27,8 @@ splat=$SPLAT_RE
 guest_cmd="splat=$(guest_command "$splat"); cd $(guest_command "$tests_dir") &&
 	BENCH_DIR=$(guest_command "$bench_dir") NMI_STACKMAP=$(guest_command "$nmi_stackmap") bash $(guest_command "$LAB_ROOT/config/debug-run"); rc=\$?;
 	dmesg > /tmp/dmesg; echo '--- dmesg splats ---'; grep -nE -A25 \"\$splat\" /tmp/dmesg; echo '--- end ---'; exit \$rc"
-log=$BASE_CACHE/check-debug.log
+out=$(results_dir check-debug)
+log=$out/console.log
 set +e
 "$S/vm.sh" -k "$kernel" -c "$VM_CPUS" -m "${MEM:-$DEBUG_MEM}" -t "${TIMEOUT:-$DEBUG_TIMEOUT}" -- "$guest_cmd" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
@@ -44,4 +47,5 @@ if [[ ${RECORD:-0} == 1 ]]; then
 		--command "make check-debug BASE=$BASE REV=${REV:-HEAD}" --variant "kernel=${rev:0:12}" "console.log=$log")
 	note "recorded in $record (git add it)"
 fi
-((rc == 0 && new == 0)) || die "check-debug failed"
+((rc == 0 && new == 0)) || die "check-debug failed; its log: $log"
+results_done "$out"

@@ -10,6 +10,7 @@
 #   guest.sh     the VM's command line, the clock of its runs, the splats in its messages, the
 #                config options its kernel dropped
 #   variants.sh  the lab's variants (lab/variants/index): names, parents, patches, commits
+#   results.sh   where a measuring command's results land: its run directory in the cache
 # Sourcing it checks BASE and reads its config, nothing more: a script that starts work calls
 # check_knobs itself (after own_group "$@", and after its options where they set knobs, as vm.sh's
 # do), so that a bad knob is one line before anything runs.
@@ -41,3 +42,5 @@ fi
 . "$LAB_ROOT/scripts/lib/guest.sh"
 # shellcheck source=scripts/lib/variants.sh
 . "$LAB_ROOT/scripts/lib/variants.sh"
+# shellcheck source=scripts/lib/results.sh
+. "$LAB_ROOT/scripts/lib/results.sh"

@@ -5,7 +5,9 @@
 # program that pops the map's freelist, while a task on the NMI's CPU pops and pushes it. Fails if
 # a kernel shows a splat that config/<base>/known-splats does not name, is tainted or turns lockdep
 # off during the run, or no pop in NMI got -ENOMEM (no node). Prints each kernel's counts
-# (scripts/nmi_results.py); the VM logs of a failed run stay in $BASE_CACHE/nmi-stackmap/logs.
+# (scripts/nmi_results.py). The VM logs and the table land in
+# $LAB_CACHE/<base>/results/nmi-stackmap-<config>/<date>/ (scripts/lib/results.sh, with a `latest`
+# link); the last line names it.
 #   scripts/nmi-stackmap.sh [-c regress|debug] [-d SECONDS] [-R] [REV...]
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -54,8 +56,7 @@ fi
 
 S=$LAB_ROOT/scripts
 "$S/tree.sh"
-out=$(mktemp -d "${TMPDIR:-/tmp}/nmi-stackmap.XXXXXX")
-trap 'rm -rf "$out"' EXIT
+out=$(results_dir "nmi-stackmap-$config")
 logs=() commits=() counted=() status=0
 for named in "${revs[@]}"; do
 	name=${named%%=*}
@@ -79,11 +80,6 @@ for named in "${revs[@]}"; do
 	logs+=("$log") commits+=("${commit:0:12}") counted+=("$log=$(grep -c . <<<"$firsts" || true),$(grep -c . <<<"$unknown" || true)")
 done
 "$S/nmi_results.py" "${counted[@]}" | tee "$out/table.md" || status=1
-if ((status)); then
-	mkdir -p "$BASE_CACHE/nmi-stackmap/logs"
-	cp "${logs[@]}" "$BASE_CACHE/nmi-stackmap/logs/"
-	note "the VM logs: $BASE_CACHE/nmi-stackmap/logs/"
-fi
 if ((record)) && [[ -s $out/table.md ]]; then
 	variants=() files=("table.md=$out/table.md")
 	for i in "${!logs[@]}"; do
@@ -95,4 +91,5 @@ if ((record)) && [[ -s $out/table.md ]]; then
 		--command "BASE=$BASE scripts/nmi-stackmap.sh -c $config -d $seconds -R $*" "${variants[@]}" "${files[@]}")
 	note "recorded in $r (git add it)"
 fi
-((status == 0)) || die "nmi-stackmap failed"
+((status == 0)) || die "nmi-stackmap failed; the VM logs: $out/"
+results_done "$out"

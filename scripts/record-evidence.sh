@@ -1,5 +1,5 @@
 #!/bin/bash
-# Record one row of README.md's evidence table (make matrix) for BASE: run the lab command that
+# Record one row of the evidence table (EVIDENCE.md) (make matrix) for BASE: run the lab command that
 # config/matrix gives the row (its `evidence` source) and write its output and exit status as a
 # record, records/<base>/evidence/<date>-<row>/ (scripts/records.py: output.log, and meta.json with
 # the command, the date, the lab commit and the series measured):

@@ -266,4 +266,6 @@ if ((record)); then
 		--param "limit=$limit" --param "maxcpus=${MAXCPUS:-$REGRESS_MAXCPUS}" "$doc/base" "$doc/series" "$doc/summary.txt")
 	note "recorded in $record (git add it)"
 fi
+# the last line: where the results are (kept per kernel and suite, reused by the next run)
+note "results: base $base_dir/, series $series_dir/$([[ -n $results ]] || echo " (latest: $BASE_CACHE/regress/base, series)")"
 exit "$rc"

@@ -29,6 +29,7 @@ A result is OK, SKIP (with "flaky" if it failed first and passed when run again)
 started), HANG (the guest went silent in it) or DENIED
 (listed in the base's DENYLIST: not run).
 """
+import functools
 import json
 import os
 import re
@@ -57,10 +58,17 @@ VERIFIER = re.compile(r"^#(\d+)/([pu]) (.*?) ((?:\(run \d+/\d+\) )*(?:\d+ cases 
 MAPS = re.compile(r"^(test_\w+):(PASS|FAIL)|^(\w+) SKIP\b")
 
 
+@functools.lru_cache(maxsize=None)
+def glob_regex(pattern):
+    """The compiled regex of a glob: make matrix matches every test of a record against each
+    allowlist entry (hundreds of thousands of calls), so each pattern is compiled once."""
+    return re.compile(".*".join(map(re.escape, pattern.split("*"))), re.S)
+
+
 def glob(name, pattern):
     """test_progs' glob_match(): '*' matches any run of characters, and every other character
     itself ('?' and '[' too: subtest names hold them)."""
-    return re.fullmatch(".*".join(map(re.escape, pattern.split("*"))), name, re.S) is not None
+    return glob_regex(pattern).fullmatch(name) is not None
 
 
 def denied_by(name, deny):

@@ -71,7 +71,7 @@ MT = {"reps": 3, "versions": ["base", "series"], "medians": {"exhausted:64/base"
 
 
 class Lab:
-    """A scratch lab: config/<base>/base.conf, config/matrix, a README with the markers, records."""
+    """A scratch lab: config/<base>/base.conf, config/matrix, records."""
 
     def __init__(self, root, bases=("6.1", "6.12")):
         self.root = root
@@ -82,7 +82,6 @@ class Lab:
             write(root, "config/%s/base.conf" % b, "BASE_PACKAGE=linux-source-%s\n" % b)
         write(root, "config/default-base", "6.1\n")
         write(root, "config/matrix", CONFIG)
-        write(root, "README.md", "# lab\n\nintro\n\n%s\n%s\ntail\n" % (matrix.START, matrix.END))
         self.when = T0
         self.commit("lab")
 
@@ -112,18 +111,51 @@ class Lab:
         return rc, out.getvalue(), err.getvalue()
 
 
+def flat(cell):
+    """A cell (text, target, title) as one line: 'TEXT, LAB COMMIT, [KIND/ID](TARGET)', or
+    'not measured: WHY, [PAGE](TARGET)'."""
+    text, target, title = cell
+    if target is None:
+        return text
+    if text == matrix.NOT_MEASURED:
+        return "%s: %s, [%s](%s)" % (text, title, os.path.basename(target), target)
+    commit = title.split(";")[0].replace("lab commit ", "")
+    kind, ident = target.rstrip("/").split("/")[-2:]
+    return "%s, %s, [%s/%s](%s)" % (text, commit, kind, ident, target)
+
+
+def fixture_template():
+    """The kernel tree and the lab every test starts from, made once (a dozen git commands) and
+    copied for each test: {"kernel": Kernel, "lab": Lab} in a directory removed at exit."""
+    global TEMPLATE
+    if TEMPLATE is None:
+        tmp = tempfile.TemporaryDirectory()
+        os.makedirs(os.path.join(tmp.name, "kernel"))
+        os.makedirs(os.path.join(tmp.name, "lab"))
+        kernel = Kernel(os.path.join(tmp.name, "kernel"))
+        lab = Lab(os.path.join(tmp.name, "lab"))
+        kernel.commit("kernel/bpf/freelist.c", "return 0;", "return 1;", "bpf: pop faster")
+        kernel.commit("tools/bench.c", "return 0;", "return 2;", "selftests/bpf: bench it")
+        kernel.series(lab.root, "patches/6.1")
+        lab.commit("series")
+        TEMPLATE = tmp
+    return TEMPLATE.name
+
+
+TEMPLATE = None
+
+
 class Fixture(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.addCleanup(self.tmp.cleanup)
-        os.makedirs(os.path.join(self.tmp.name, "kernel"))
-        os.makedirs(os.path.join(self.tmp.name, "lab"))
-        self.kernel = Kernel(os.path.join(self.tmp.name, "kernel"))
-        self.lab = Lab(os.path.join(self.tmp.name, "lab"))
-        self.kernel.commit("kernel/bpf/freelist.c", "return 0;", "return 1;", "bpf: pop faster")
-        self.kernel.commit("tools/bench.c", "return 0;", "return 2;", "selftests/bpf: bench it")
-        self.kernel.series(self.lab.root, "patches/6.1")
-        self.lab.commit("series")
+        shutil.copytree(fixture_template(), self.tmp.name, symlinks=True, dirs_exist_ok=True)
+        self.kernel = Kernel.__new__(Kernel)
+        self.kernel.root = os.path.join(self.tmp.name, "kernel")
+        self.lab = Lab.__new__(Lab)
+        self.lab.root = os.path.join(self.tmp.name, "lab")
+        self.lab.data = os.path.join(self.lab.root, "..", "data")
+        self.lab.when = T0
 
     def ctx(self, base):
         return matrix.Context(self.lab.root, base)
@@ -133,7 +165,7 @@ class Fixture(unittest.TestCase):
 
     def cells(self, base="6.1"):
         m = self.lab.matrix()
-        return {r.id: m.cell(r, base) for r in m.rows}
+        return {r.id: flat(m.cell(r, base)) for r in m.rows}
 
     def row(self, ident):
         m = self.lab.matrix()
@@ -171,16 +203,16 @@ class ExtractorTest(Fixture):
 
     def test_htab_mem_vs_upstream(self):
         r = self.record("htab-mem", "vs", {"table.txt": self.VS, "runs.log": "runs\n"}, clock="wall-tcg")
-        self.assertEqual(matrix.ex_htab_mem_vs_upstream(r, "", self.ctx("6.1")).text,
-                         "✗ 1 of 2 not significantly different from upstream's (barrier: x0.95 x1.95)")
-        self.assertEqual(matrix.ex_htab_mem_vs_upstream(r, "turn", self.ctx("6.1")).text,
-                         "✗ 1 of 2 not significantly different from upstream's (turn: x1.14 x2.38)")
+        v = matrix.ex_htab_mem_vs_upstream(r, "", self.ctx("6.1"))
+        self.assertEqual((v.text, v.detail), ("✗ 1 of 2 ≈ upstream", "1 of 2 use cases not significantly different "
+                                                                     "from upstream's; barrier: x0.95 x1.95"))
+        self.assertEqual(matrix.ex_htab_mem_vs_upstream(r, "turn", self.ctx("6.1")).detail,
+                         "1 of 2 use cases not significantly different from upstream's; turn: x1.14 x2.38")
         with self.assertRaisesRegex(matrix.Error, "no column 'spin'"):
             matrix.ex_htab_mem_vs_upstream(r, "spin", self.ctx("6.1"))
         r = self.record("htab-mem", "vs", {"table.txt": self.VS.replace("x1.95 ", "x1.95~"), "runs.log": "r\n"},
                         clock="wall-tcg")
-        self.assertEqual(matrix.ex_htab_mem_vs_upstream(r, "barrier", self.ctx("6.1")).text,
-                         "✓ 2 of 2 not significantly different from upstream's (barrier: x0.95 x1.95)")
+        self.assertEqual(matrix.ex_htab_mem_vs_upstream(r, "barrier", self.ctx("6.1")).text, "✓ 2 of 2 ≈ upstream")
 
     @staticmethod
     def suite(name, results):
@@ -268,7 +300,7 @@ class CellTest(Fixture):
         self.assertEqual(row.sources["6.1"][0].name, "")
         m = self.lab.matrix()
         m.rows[1].sources["6.1"][0].name = "speed"
-        self.assertTrue(m.cell(m.rows[1], "6.1").startswith("×8.35, "))
+        self.assertTrue(flat(m.cell(m.rows[1], "6.1")).startswith("×8.35, "))
 
     def test_a_lab_wide_record_serves_every_base(self):
         at = git(self.lab.root, "rev-parse", "HEAD")
@@ -286,10 +318,10 @@ class CellTest(Fixture):
         with self.assertRaisesRegex(matrix.Error, "Documentation/why.md, the page that says more, does not exist"):
             m.cell(row, "6.1")
         write(self.lab.root, "Documentation/why.md", "the guest does not boot\n")
-        cell = m.cell(row, "6.1")
+        cell = flat(m.cell(row, "6.1"))
         self.assertEqual(cell, "not measured: no boot at 255, [why.md](Documentation/why.md)")
         write(self.lab.root, "Documentation/why.md", "reworded: it hangs in early boot\n")
-        self.assertEqual(m.cell(row, "6.1"), cell)
+        self.assertEqual(flat(m.cell(row, "6.1")), cell)
 
     def test_reworded_patch_is_stale_only_for_rows_on_messages(self):
         at = self.measure()
@@ -341,37 +373,40 @@ class ReadmeTest(Fixture):
         self.assertEqual(self.lab.run()[0], 0)
         rc, out, _ = self.lab.run("--check")
         self.assertEqual((rc, out), (0, ""))
-        with open(os.path.join(self.lab.root, "README.md")) as f:
+        with open(os.path.join(self.lab.root, "EVIDENCE.md")) as f:
             text = f.read()
-        self.assertIn("intro\n\n%s\n| evidence | patches it depends on | 6.1 | 6.12 |\n" % matrix.START, text)
-        self.assertIn("| 2. the speed-up | those touching `kernel/` | ×8.35, ", text)
-        self.assertIn(" | not measured |\n%s\ntail\n" % matrix.END, text)
+        self.assertTrue(text.startswith(matrix.GENERATED + "\n"))
+        self.assertIn("\n| evidence | depends on | 6.1 | 6.12 |\n", text)
+        self.assertIn("| 2. the speed-up | `kernel/` | [×8.35][1] | not measured |\n", text)
+        at = git(self.lab.root, "rev-parse", "HEAD")[:12]
+        self.assertIn('\n[1]: records/6.1/compare/20261205-100100-speed/ "lab commit %s"\n' % at, text)
 
     def test_check_names_each_cell_that_differs(self):
         self.lab.run()
-        readme = os.path.join(self.lab.root, "README.md")
-        with open(readme) as f:
+        page = os.path.join(self.lab.root, "EVIDENCE.md")
+        with open(page) as f:
             text = f.read()
-        m, row = self.row("speed")
-        cell = m.cell(row, "6.1")
-        write(self.lab.root, "README.md", text.replace("×8.35", "×9.35"))
+        write(self.lab.root, "EVIDENCE.md", text.replace("×8.35", "×9.35"))
         rc, out, _ = self.lab.run("--check")
         self.assertEqual(rc, 1)
-        self.assertEqual(out.splitlines(), ["README.md: 2. the speed-up, 6.1: the table says '%s', the records "
-                                            "give '%s'" % (cell.replace("×8.35", "×9.35"), cell)])
-        write(self.lab.root, "README.md", text)
+        self.assertEqual(out.splitlines(), ["EVIDENCE.md: 2. the speed-up, 6.1: the table says '[×9.35][1]', the "
+                                            "records give '[×8.35][1]'"])
+        write(self.lab.root, "EVIDENCE.md", text.replace("20261205-100100-speed", "20261205-100000-speed"))
+        rc, out, _ = self.lab.run("--check")
+        self.assertEqual(rc, 1)
+        self.assertRegex(out, r"^EVIDENCE.md: \[1\] is 'records/6.1/compare/20261205-100000-speed/ .*', the records give "
+                              r"'records/6.1/compare/20261205-100100-speed/ .*'\n$")
+        write(self.lab.root, "EVIDENCE.md", text)
         self.kernel.commit("kernel/bpf/freelist.c", "return 1;", "return 5;", "bpf: pop faster still")
         self.kernel.series(self.lab.root, "patches/6.1")
         rc, out, _ = self.lab.run("--check")
         self.assertEqual(rc, 1)
-        self.assertRegex(out, r"^README.md: 2. the speed-up, 6.1: the table says '×8.35, \w+, .*', "
-                              r"the records give 'stale, \w+, .*'\n$")
+        self.assertRegex(out, r"^EVIDENCE.md: 2. the speed-up, 6.1: the table says '\[×8.35\]\[1\]', "
+                              r"the records give '\[stale\]\[1\]'\nEVIDENCE.md: \[1\] is .*\n$")
 
-    def test_missing_markers(self):
-        write(self.lab.root, "README.md", "# lab\n")
-        rc, _, err = self.lab.run("--check")
-        self.assertEqual(rc, 1)
-        self.assertIn("error: README.md: expected one '%s' line" % matrix.START, err)
+    def test_missing_page(self):
+        rc, out, _ = self.lab.run("--check")
+        self.assertEqual((rc, out), (1, "EVIDENCE.md: no such file (make matrix writes it)\n"))
 
     def test_recorder(self):
         rc, out, _ = self.lab.run("--recorder", "gate", "6.12")

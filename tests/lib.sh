@@ -249,3 +249,18 @@ lists_give_reasons() {
 	echo "$n entries"
 	((n > 0 && bad == 0))
 }
+
+# copy_matrix_lab DIR: what make matrix reads (README.md, EVIDENCE.md, config, scripts, patches,
+# records, Documentation) copied into DIR for a test to change; records/ and patches/ are hard
+# links where the file system allows them (18 MB that a test replaces file by file, never writes
+# in place), else copies.
+copy_matrix_lab() {
+	local dir=$1 f
+	mkdir -p "$dir"
+	for f in README.md EVIDENCE.md config scripts Documentation; do
+		[[ ! -e $LAB_ROOT/$f ]] || cp -r "$LAB_ROOT/$f" "$dir/"
+	done
+	for f in records patches; do
+		cp -al "$LAB_ROOT/$f" "$dir/" 2>/dev/null || { rm -rf "${dir:?}/$f"; cp -r "$LAB_ROOT/$f" "$dir/"; }
+	done
+}

@@ -69,6 +69,29 @@ lab_copy() {
 		tar --null -T - -cf -) | tar -C "$1" -xf -
 }
 
+# restore_copy COPY: the files a plant changed in COPY (against its index) put back, those it added
+# removed; fails when it changed nothing.
+restore_copy() {
+	local copy=$1 changed=0 entry
+	local -a tracked=() added=()
+	# "XY path": X compares the index with HEAD (the lab's own changes, not the plant's), Y the
+	# files with the index
+	while IFS= read -r -d '' entry; do
+		case ${entry:0:2} in
+		'??') added+=("${entry:3}") changed=1 ;;
+		?' ') ;;
+		*) tracked+=("${entry:3}") changed=1 ;;
+		esac
+	done < <(git -C "$copy" status --porcelain=v1 -z --untracked-files=all --no-renames)
+	((${#tracked[@]} == 0)) || git -C "$copy" checkout -q -- "${tracked[@]}"
+	if ((${#added[@]})); then
+		(cd "$copy" && rm -f -- "${added[@]}" && for entry in "${added[@]}"; do
+			[[ $entry != */* ]] || rmdir -p --ignore-fail-on-non-empty -- "${entry%/*}"
+		done)
+	fi
+	((changed))
+}
+
 failed=0 ran=0 words=()
 # run_plant NAME TIER BASE PROSE COMMAND: the plant applied to a copy of the lab, the test run there;
 # counts it in ran, and in failed unless the test failed.
@@ -80,7 +103,6 @@ run_plant() {
 		# differ from the index, or it added one; the index puts the copy back
 		copy=$scratch/copy
 		[[ -d $copy ]] || { lab_copy "$copy" && git -C "$copy" add -A; }
-		git -C "$copy" checkout -q -- . && git -C "$copy" clean -fdq
 	else
 		lab_copy "$copy"
 	fi
@@ -95,8 +117,9 @@ run_plant() {
 		echo "PLANT FAILED: the command exited non-zero" >>"$log"
 		failed=$((failed + 1))
 	elif ((apply_only)); then
-		# against the index only (the copy's HEAD lacks what the lab had not committed)
-		if git -C "$copy" diff --quiet && [[ -z $(git -C "$copy" ls-files --others --exclude-standard) ]]; then
+		# against the index only (the copy's HEAD lacks what the lab had not committed): one look
+		# at the copy names what the plant changed, and only that is put back for the next plant
+		if ! restore_copy "$copy"; then
 			echo "PLANT CHANGED NOTHING: it no longer matches the lab" >>"$log"
 			failed=$((failed + 1))
 		else

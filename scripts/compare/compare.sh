@@ -8,8 +8,10 @@
 #       or a lab variant of lab/variants/index (measurement only; NAME-<base> first), made from
 #       its parent by its patch (lib.sh variant_commit); scripts/measure.sh makes each
 #   -P  possible CPUs (QEMU maxcpus) to run at
-#   -o  name of the results directory (default: a time stamp); RECORD=1 also writes them as a
-#       record, records/<base>/compare/<date>-NAME/ (scripts/records.py; NAME default: compare)
+#   -o  name of the results directory, $LAB_CACHE/<base>/results/compare/NAME/ (default: a time
+#       stamp; scripts/lib/results.sh, with a `latest` link; the last line names it); RECORD=1 also
+#       writes them as a record, records/<base>/compare/<date>-NAME/ (scripts/records.py; NAME
+#       default: compare)
 # The same bench binary (the tree's HEAD) runs on every kernel, so only the kernel differs.
 # Trials run A B A B ..., never A A B B, so that drift on this noisy machine hits all variants.
 set -euo pipefail
@@ -40,9 +42,8 @@ for c in $clocks; do
 	[[ $c == icount || $c == wall ]] || die "unknown clock '$c' (icount or wall)"
 done
 record_name=${name:-compare}
-name=${name:-$(date +%Y%m%d-%H%M%S)}
-out=$RESULTS/$name
-mkdir -p "$out"
+out=$(results_dir compare "$name")
+name=${out##*/}
 
 # Every kernel and the bench first, so that no build runs between trials; the trials then name
 # each kernel by its commit (scripts/measure.sh -n prints the kernel's VARIANT=COMMIT), so that the
@@ -92,7 +93,6 @@ command="BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$vari
 	/usr/bin/python3 "$LAB_ROOT/scripts/compare/stats.py" "$csv" "$out"
 } >"$out/README.md"
 cat "$out/README.md"
-note "results: $out"
 if [[ ${RECORD:-0} == 1 ]]; then
 	# the clocks as records name them: icount, and the wall clock of the accelerator the VMs ran under
 	clock=$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")
@@ -103,4 +103,5 @@ if [[ ${RECORD:-0} == 1 ]]; then
 		"$csv" "table.md=$out/README.md" "${plots[@]}")
 	note "recorded in $record (git add it)"
 fi
+results_done "$out"
 exit $((failed > 0))

@@ -14,7 +14,8 @@
 # Prints one "htab-mem: ..." line per run (scripts/compare/htab_mem_table.py), then the table:
 # medians over the rounds, each implementation's op rate against upstream's with Welch's t-test.
 # The runs go through scripts/measure.sh (runner scripts/guest/htab-mem.sh), in one VM boot; the
-# table is printed from its line.
+# table is printed from its line. The log, runs file and table land in
+# $LAB_CACHE/<base>/results/htab-mem-vs-upstream/<date>/ (scripts/lib/results.sh); the last line names it.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 own_group "$@"
@@ -54,8 +55,8 @@ if [[ -n $variant ]]; then
 	vcommit=$(variant_commit "$variant" "$rev") || die "-v $variant does not apply on $rev"
 	benchs+=(-B "$vcommit")
 fi
-mkdir -p "$RESULTS"
-log=$RESULTS/htab-mem-vs-upstream.log runs=$RESULTS/htab-mem-vs-upstream.jsonl
+out=$(results_dir htab-mem-vs-upstream)
+log=$out/runs.log runs=$out/runs.jsonl
 : >"$runs"
 nimpl=$((${#benchs[@]} / 2 + 2))
 runs_total=$((rounds * 6 * nimpl))
@@ -76,11 +77,12 @@ summary=$(
 )
 echo
 echo "$summary"
+echo "$summary" >"$out/table.txt"
 if ((record)); then
-	echo "$summary" >"$log.table"
 	record=$("$LAB_ROOT/scripts/records.py" write --kind htab-mem --name htab-mem-vs-upstream \
 		--clock "$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")" \
 		--what "6.1's htab-mem (pairing barrier and turn$([[ -z $vdir ]] || echo ", and the variant $variant")) against upstream's, every use case and flavour, alternated in one VM boot, $prods producers, $rounds rounds" \
-		--command "$command" --variant "series=$(git -C "$TREE" rev-parse --short=12 "$rev")" "runs.log=$log" "table.txt=$log.table")
+		--command "$command" --variant "series=$(git -C "$TREE" rev-parse --short=12 "$rev")" "runs.log=$log" "table.txt=$out/table.txt")
 	note "recorded in $record (git add it)"
 fi
+results_done "$out"

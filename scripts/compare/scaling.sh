@@ -8,8 +8,9 @@
 # Benchmarks: names or families of config/benchmarks (default: the "trigger" family; on the host
 # only the entries marked host). Each run has a time limit of SECONDS + 60. Scaling needs
 # parallel vCPUs, so there is no icount mode: icount runs one online CPU. Prints one line per run,
-# then a table of the mean rates and p2/p1, and keeps the log in $RESULTS/scaling-{host,vm}.log;
-# RECORD=1 also writes it as a record, records/<base>/scaling/ (scripts/records.py). The runs go
+# then a table of the mean rates and p2/p1; the log, the runs file and the table land in
+# $LAB_CACHE/<base>/results/scaling-{host,vm}/<date>/ (scripts/lib/results.sh, with a `latest`
+# link; the last line names it). RECORD=1 also writes it as a record, records/<base>/scaling/ (scripts/records.py). The runs go
 # through scripts/measure.sh (runner scripts/guest/scaling.sh), the table is printed from its line.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -44,8 +45,8 @@ for b in "${benchs[@]}"; do
 	[[ $b == trig-* ]] || die "'$b' is not a trigger benchmark (trig-*): only those count hits per producer"
 done
 
-mkdir -p "$RESULTS"
-log=$RESULTS/scaling-$where.log runs=$RESULTS/scaling-$where.jsonl
+out=$(results_dir "scaling-$where")
+log=$out/scaling.log runs=$out/runs.jsonl
 : >"$runs"
 measure=("$LAB_ROOT/scripts/measure.sh" -l "$log" -o "$runs" -B "$rev_a" -B "$rev_b")
 runs_total=$((rounds * ${#benchs[@]} * 4))
@@ -60,12 +61,14 @@ fi
 # the bench commits, as the run's line names them: "VARIANT=COMMIT VARIANT=COMMIT" (12 digits)
 read -r bench_a bench_b < <(python3 "$LAB_ROOT/scripts/benchout.py" field bench "$runs")
 commit_a=${bench_a##*=} commit_b=${bench_b##*=}
-echo
-echo "A = $rev_a ($(git -C "$TREE" log -1 --format='%h %s' "$commit_a"))"
-echo "B = $rev_b ($(git -C "$TREE" log -1 --format='%h %s' "$commit_b"))"
-echo "Wall clock, $where, -w1 -d$secs, $rounds rounds alternated; mean of the rounds' Summary rates (M/s)"
-echo "and p2/p1 of those means, with the lowest and highest per-round ratio."
-python3 "$LAB_ROOT/scripts/benchout.py" scaling "$runs"
+{
+	echo
+	echo "A = $rev_a ($(git -C "$TREE" log -1 --format='%h %s' "$commit_a"))"
+	echo "B = $rev_b ($(git -C "$TREE" log -1 --format='%h %s' "$commit_b"))"
+	echo "Wall clock, $where, -w1 -d$secs, $rounds rounds alternated; mean of the rounds' Summary rates (M/s)"
+	echo "and p2/p1 of those means, with the lowest and highest per-round ratio."
+	python3 "$LAB_ROOT/scripts/benchout.py" scaling "$runs"
+} | tee "$out/table.txt"
 if [[ ${RECORD:-0} == 1 ]]; then
 	record=$("$LAB_ROOT/scripts/records.py" write --kind scaling --name "scaling-$where" \
 		--clock "$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")" \
@@ -73,3 +76,4 @@ if [[ ${RECORD:-0} == 1 ]]; then
 		--command "$command" --variant "A=$commit_a" --variant "B=$commit_b" "scaling.log=$log")
 	note "recorded in $record (git add it)"
 fi
+results_done "$out"

@@ -1,21 +1,22 @@
 #!/bin/bash
-# What README and Documentation/ (lab.md, regress.md, findings/) say about the lab is true: each
+# What README, EVIDENCE.md and Documentation/ (lab.md, regress.md, findings/) say about the lab is true: each
 # statement checked here against the scripts, the config or the records that produced its number;
 # and no page outside Documentation/archive/ names a path the lab no longer has.
-# Plant: a default changed in config/vm.conf and not in README.md.
+# Plant: a default changed in config/vm.conf and not in lab.md.
 # Plant command: sed -i 's/^BENCH_TIMEOUT=1200/BENCH_TIMEOUT=1500/' config/vm.conf
 # Plant: a base gets its own bench.config, and lab.md still names the others only (lab.md:19 said
 # "neither does now" when two did).
 # Plant command: echo CONFIG_BPF=y >config/6.1/bench.config
 # Plant: a page links a results file that moved (the pages named Documentation/results/ before it
 # became records/ and archive/).
-# Plant command: sed -i 's|^See `Documentation/lab.md`|See `Documentation/results/freelist.md`, `Documentation/lab.md`|' README.md
+# Plant command: sed -i 's|(Documentation/lab.md) |(Documentation/results/lab.md) |' README.md
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 # pages: the pages that describe the lab today (not the frozen archive)
 pages() {
 	echo "$LAB_ROOT/README.md"
+	echo "$LAB_ROOT/EVIDENCE.md"
 	find "$LAB_ROOT/Documentation" -path "$LAB_ROOT/Documentation/archive" -prune -o -name '*.md' -print | sort
 }
 
@@ -49,21 +50,20 @@ docs_match_the_lab() {
 	echo "icount spread (median, 90th percentile, max): $spread"
 	read -r median p90 max <<<"$spread"
 	others=$("$S/compare/spread.py" -x 'rhash-*' "$LAB_ROOT"/records/*/compare/*/trials.csv | sed -n 's/^icount: .*max \([0-9.]*%\)$/\1/p')
-	for f in "$readme" "$lab"; do
-		tr '\n' ' ' <"$f" | grep -q "$median at the median, $p90 at the 90th percentile and $max" ||
-			{ echo "$f does not give the icount spread as $spread"; return 1; }
-		tr '\n' ' ' <"$f" | grep -q "the other rows up *to $others" ||
-			{ echo "$f does not give the spread of the rows other than rhash-* as $others"; return 1; }
-	done
-	tr '\n' ' ' <"$readme" | grep -q "$VM_TIMEOUT for \`make vm\`, $BENCH_TIMEOUT for \`make bench\`" ||
-		{ echo "README: TIMEOUT defaults are config/vm.conf's $VM_TIMEOUT and $BENCH_TIMEOUT"; return 1; }
-	tr '\n' ' ' <"$readme" | grep -q "\`CPUS=$VM_CPUS\` online CPUs.*\`MEM=$VM_MEM\`.*\`SILENCE=$VM_SILENCE\` seconds" ||
-		{ echo "README: CPUS, MEM, SILENCE defaults are config/vm.conf's $VM_CPUS, $VM_MEM, $VM_SILENCE"; return 1; }
-	grep -q "exit 3'.*vm.sh exits 3, so make fails (exit 2)" "$readme" ||
-		{ echo "README: make vm CMD='... exit 3' makes make exit 2"; return 1; }
+	# the knobs and their figures are lab.md's (README.md names lab.md for them)
+	tr '\n' ' ' <"$lab" | grep -q "$median at the median, $p90 at the 90th percentile and $max" ||
+		{ echo "$lab does not give the icount spread as $spread"; return 1; }
+	tr '\n' ' ' <"$lab" | grep -q "the other rows up *to $others" ||
+		{ echo "$lab does not give the spread of the rows other than rhash-* as $others"; return 1; }
+	tr '\n' ' ' <"$lab" | grep -q "$VM_TIMEOUT for \`make vm\`, $BENCH_TIMEOUT for \`make bench\`" ||
+		{ echo "lab.md: TIMEOUT defaults are config/vm.conf's $VM_TIMEOUT and $BENCH_TIMEOUT"; return 1; }
+	tr '\n' ' ' <"$lab" | grep -q "\`CPUS=$VM_CPUS\` online CPUs.*\`MEM=$VM_MEM\`.*\`SILENCE=$VM_SILENCE\` seconds" ||
+		{ echo "lab.md: CPUS, MEM, SILENCE defaults are config/vm.conf's $VM_CPUS, $VM_MEM, $VM_SILENCE"; return 1; }
+	grep -q "exit 3'.*vm.sh exits 3, so make fails (exit 2)" "$lab" ||
+		{ echo "lab.md: make vm CMD='... exit 3' makes make exit 2"; return 1; }
 	# shellcheck disable=SC2016 # backquotes of Markdown, not a command
-	! grep -q 'edit, build with `make kernel`' "$readme" ||
-		{ echo "README: make kernel builds commits, not edits"; return 1; }
+	! grep -q 'edit, build with `make kernel`' "$readme" "$lab" ||
+		{ echo "README, lab.md: make kernel builds commits, not edits"; return 1; }
 	for f in "$LAB_ROOT"/config/*/base.conf; do
 		if grep -qi 'included by the Makefile' "$f"; then
 			grep -q '^include.*base.conf' "$LAB_ROOT/Makefile" || { echo "$f: the Makefile does not include it"; return 1; }

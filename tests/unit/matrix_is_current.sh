@@ -1,9 +1,9 @@
 #!/bin/bash
-# README.md's evidence table is what the records give (make matrix CHECK=1): each cell's number is
-# its record's, and a cell shows a number only while the series' patches its row depends on are,
+# EVIDENCE.md, the evidence table, is what the records give (make matrix CHECK=1): each cell's
+# number is its record's, and a cell shows a number only while the series' patches its row depends on are,
 # by git patch-id, those its record measured (its meta.json); otherwise it says "stale".
-# Plant: a number of the table changed in README.md and not in the record that holds it.
-# Plant command: sed -i '0,/| ×\([0-9]\)/s//| ×9\1/' README.md
+# Plant: a number of the table changed in EVIDENCE.md and not in the record that holds it.
+# Plant command: sed -i '0,/| \[×\([0-9]\)/s//| [×9\1/' EVIDENCE.md
 # Plant: a line of code of 7.3's freelist patch changed: the 7.3 cells measured before it are stale,
 # and the table still gives their numbers.
 # Plant command: sed -i 's/size, SMP_CACHE_BYTES));$/size, L1_CACHE_BYTES));/' patches/7.3/*/*-bpf-percpu_freelist-*.patch

@@ -4,7 +4,11 @@
 # the guest's command line with bash on the host; the bench prints a Summary line), a run of the
 # suite appends one JSON line with its labels and results to the runs file, and make bench prints
 # its summary row from that line exactly as scripts/guest/suite.sh's printf did in the guest; make
-# scaling prints its table from its run's line.
+# scaling prints its table from its run's line. Each lands in a run directory of the cache
+# (scripts/lib/results.sh) with a `latest` link, holding its runs file and its table, and its last
+# line names that directory.
+# Plant: make bench keeping its runs in a temporary directory removed on exit, as it did before.
+# Plant command: sed -i 's|^out=$(results_dir "$target")$|out=$(mktemp -d); trap '"'"'rm -rf "$out"'"'"' EXIT|' scripts/bench.sh
 # Plant: the summary row's mean a column narrower than the suite printed it.
 # Plant command: sed -i "s/mean_text']:>10}/mean_text']:>9}/" scripts/benchout.py
 # shellcheck source=../lib.sh
@@ -32,6 +36,16 @@ fake_lab() {
 	git -C "$lab/tree" tag lab-base
 }
 
+# landed LAST DIR: a measuring command's last line LAST names its run directory, DIR/latest, which
+# holds its runs file and its table
+landed() {
+	local last=$1 dir=$2 run
+	echo "last line: $last"
+	run=$(readlink -f "$dir/latest") || { echo "no $dir/latest"; return 1; }
+	[[ $last == ">>> results: $run/ (latest: $dir/latest)" ]] || { echo "the last line does not name $run"; return 1; }
+	[[ -s $run/runs.jsonl && -s $run/table.txt ]] || { echo "$run: no runs.jsonl or table.txt"; return 1; }
+}
+
 measure_runs_without_a_vm() {
 	local lab=$scratch/lab name family out row
 	fake_lab "$lab"
@@ -48,16 +62,18 @@ for line in open(sys.argv[1]):
 	echo "$out"
 	[[ $(head -n1 <<<"$out") == "suite vm "*" 0 2 $name 9.329" && $(tail -n1 <<<"$out") == "suite vm icount 0 3 $name 9.329" ]] ||
 		{ echo "expected the runs' runner, clock, status, label and result"; return 1; }
-	out=$(BENCHS=$name make -s -C "$lab" bench 2>/dev/null)
+	out=$(BENCHS=$name make -s -C "$lab" bench 2>"$scratch/bench.err")
 	echo "$out"
+	landed "$(tail -n1 "$scratch/bench.err")" "$LAB_CACHE/$BASE/results/bench" || return 1
 	row=$(printf '  %s' "$(printf '%-28s %10s ± %-8s %-5s' "$name" 9.329 0.142 M/s)")
 	grep -qxF "lab-result: $name $family 9.329 0.142 M/s" <<<"$out" || { echo "no lab-result line from the guest"; return 1; }
 	[[ $(tail -n2 <<<"$out") == "Summary (vm, bench -w$SUITE_WARMUP -d$SUITE_DURATION):"$'\n'"$row" ]] ||
 		{ echo "expected the summary row '$row'"; return 1; }
 	# make scaling: one run of two benches, its table from the run's line
 	read -r _ name _ < <(registry_select vm trigger | head -n1)
-	out=$("$lab/scripts/compare/scaling.sh" -n 1 -d 1 "$name" 2>/dev/null)
+	out=$("$lab/scripts/compare/scaling.sh" -n 1 -d 1 "$name" 2>"$scratch/scaling.err")
 	echo "$out"
+	landed "$(tail -n1 "$scratch/scaling.err")" "$LAB_CACHE/$BASE/results/scaling-vm" || return 1
 	grep -qE "^$name +A +9\.329 +9\.329 +1\.00 +1\.00\.\.1\.00 *$" <<<"$out" || { echo "expected the table row of $name A"; return 1; }
 }
 

@@ -11,12 +11,20 @@
 . "$(dirname "$0")/../lib.sh"
 
 mapfile -t files < <(cd "$LAB_ROOT" && find scripts tools/testing -name 'test_*.py' | sort)
+# The files run at once, as many as there are CPUs (each in its own directory, its output and status
+# in the scratch directory); their lines are printed in order.
+# shellcheck disable=SC2016 # the inner bash expands $1, $2 and $3
+printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -I{} bash -c '
+	out=$1/$(tr / - <<<"$2")
+	(cd "$3/$(dirname "$2")" && exec /usr/bin/python3 "$(basename "$2")") >"$out.log" 2>&1
+	echo $? >"$out.rc"' - "$scratch" {} "$LAB_ROOT"
 ktap_plan "${#files[@]}"
 for f in "${files[@]}"; do
-	if out=$(cd "$LAB_ROOT/$(dirname "$f")" && /usr/bin/python3 "$(basename "$f")" 2>&1); then
+	out=$scratch/$(tr / - <<<"$f")
+	if [[ $(cat "$out.rc") == 0 ]]; then
 		ktap_ok "$f"
 	else
-		sed 's/^/# /' <<<"$out"
+		sed 's/^/# /' "$out.log"
 		ktap_not_ok "$f"
 	fi
 done
