@@ -12,7 +12,7 @@
 #   scripts/gates.sh [-g GATE,...] [PATCH_NUMBER|SERIES...]   (default: every gate, every patch)
 #   -g  the gates to run: checkpatch, builds, w1, sparse (checkpatch alone needs no kernel build)
 #   PATCH_NUMBER: the patch's place in the order the lab applies the base's patches, counted on
-#   across series (7.3: 1 is 01-getpgid's patch, 10 is 02-freelist/0009); SERIES: every patch of
+#   across series (7.3: 1 is 01-getpgid's patch, 6 is 03-freelist/0001); SERIES: every patch of
 #   that series (NN-name)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

@@ -3,10 +3,11 @@
 # DIR/<series>.mbox, one per series of patches/<base>/ in the order they apply (NN-name.mbox; a
 # flat base's one series: series.mbox). Prints their paths, in that order.
 #   scripts/mbox.sh [DIR]   (default: $BASE_CACHE/mbox)
-# Made by git itself: the series are applied in order with git am to a scratch worktree of the
-# tree's base commit, and git format-patch --stdout --thread writes each series' mbox from its own
-# commits, on top of the series before it (with series.conf's base-commit: trailer, git names their
-# patches as prerequisite-patch-id: lines). A series with a cover-letter.txt gets a cover letter
+# Made by git itself: each series is applied with git am to a scratch worktree of the tree's base
+# commit after the series it needs (series.conf's SERIES_PREREQUISITES; without it, every series
+# before it), and git format-patch --stdout --thread writes its mbox from its own commits (with
+# series.conf's base-commit: trailer, git names the patches it needs as prerequisite-patch-id:
+# lines). A series with a cover-letter.txt gets a cover letter
 # with the subject, text and Cc lines that scripts/series.sh gives it; a series without one (a
 # single patch, as bpf-next posts it) gets the Cc lines of get_maintainer.pl as its Cc: header.
 set -euo pipefail
@@ -56,11 +57,18 @@ open(path, "w", newline="").write("\n".join(out))
 PY
 }
 
-scratch_worktree_of "$TREE" "$work/tree" "${all[@]}"
 mkdir -p "$outdir"
 for d in "${dirs[@]}"; do
 	name=$(series_name "$d")
 	mapfile -t patches < <(one_series_patches "$d")
+	# the series on the base and the series it needs (series_prerequisites), nothing else
+	prerequisites=$(series_prerequisites "$d")
+	before=()
+	for p in $prerequisites; do
+		mapfile -t -O "${#before[@]}" before < <(one_series_patches "$p")
+	done
+	scratch_worktree_of "$TREE" "$work/tree" "${before[@]}" "${patches[@]}"
+	((${#before[@]} == 0)) || "$LAB_ROOT/scripts/apply-series.sh" "$work/tree" "${before[@]}"
 	start=$(git -C "$work/tree" rev-parse HEAD)
 	"$LAB_ROOT/scripts/apply-series.sh" "$work/tree" "${patches[@]}"
 	series_cc "${patches[@]}" >"$work/cc"
@@ -74,6 +82,7 @@ for d in "${dirs[@]}"; do
 	git -C "$work/tree" -c core.abbrev=12 format-patch "${opts[@]}" "$start..HEAD" >"$work/$name.mbox"
 	[[ ! -f $d/cover-letter.txt ]] || fill_cover_letter "$work/$name.mbox" "$d/cover-letter.txt" "$work/cc"
 	unfold_headers "$work/$name.mbox"
+	git -C "$TREE" worktree remove --force "$work/tree"
 	mv "$work/$name.mbox" "$outdir/$name.mbox"
 	note "wrote $(grep -c '^From [0-9a-f]\{40\} Mon Sep 17 00:00:00 2001$' "$outdir/$name.mbox") message(s) of $name to $outdir/$name.mbox"
 	echo "$outdir/$name.mbox"

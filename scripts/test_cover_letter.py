@@ -59,7 +59,14 @@ class Fill(unittest.TestCase):
         mbox = COVER_IN_MBOX + PATCH
         out = cover_letter.fill(mbox, TEXT, CC)
         self.assertTrue(out.endswith(PATCH), "the patch after the cover letter changed")
-        self.assertEqual(out.count("Date: Fri, 4 Dec 2026 19:00:01 +0000"), 1)
+        # the cover letter takes the date of its latest patch
+        self.assertEqual(out.count("Date: Fri, 4 Dec 2026 19:00:01 +0000"), 2)
+
+    def test_dated_as_the_latest_patch(self):
+        later = PATCH.replace("Fri, 4 Dec 2026 19:00:01", "Sun, 6 Dec 2026 07:30:00")
+        out = cover_letter.fill(COVER, TEXT, CC, [later, PATCH])
+        self.assertIn("\nDate: Sun, 6 Dec 2026 07:30:00 +0000\n", out)
+        self.assertNotIn("Thu, 1 Jan 2026", out)
 
     def test_placeholders_only_in_a_later_message(self):
         mbox = COVER_IN_MBOX.replace("*** SUBJECT HERE ***", "done").replace("*** BLURB HERE ***", "done") + PATCH

@@ -81,6 +81,57 @@ check_series_layout() {
 	done < <(series_dirs)
 }
 
+# series_before SERIES_DIR: the series of its base that apply before SERIES_DIR, one directory a
+# line, in order (none for a flat base's one series).
+series_before() {
+	local d
+	[[ $(series_name "$1") != series ]] || return 0
+	while read -r d; do
+		[[ $d != "$1" ]] || break
+		echo "$d"
+	done < <(series_dirs "${1%/*}")
+}
+
+# series_prerequisites SERIES_DIR: the series that SERIES_DIR needs applied before it, besides the
+# base, one directory a line, in the order they apply: those that series.conf's
+# SERIES_PREREQUISITES names for it ("SERIES: NEEDED ...; ..."; "SERIES:" alone, none), or every
+# series before it when it is not named there (and for a flat base's one series, none). Call it as
+# list=$(series_prerequisites DIR): its die() (a name that is not a series before it) stops the
+# caller.
+series_prerequisites() {
+	local dir=$1 name entry entries key d n found named=0 needed=() earlier=()
+	name=$(series_name "$dir")
+	[[ $name != series ]] || return 0
+	mapfile -t earlier < <(series_before "$dir")
+	IFS=';' read -ra entries <<<"${SERIES_PREREQUISITES:-}"
+	for entry in "${entries[@]}"; do
+		[[ $entry =~ ^[[:space:]]*$ ]] && continue
+		[[ $entry == *:* ]] ||
+			die "SERIES_PREREQUISITES (config/$BASE/series.conf): '$entry' is not 'SERIES: NEEDED ...'"
+		key=${entry%%:*}
+		[[ ${key//[[:space:]]/} == "$name" ]] || continue
+		named=1
+		read -ra needed <<<"${entry#*:}"
+	done
+	if ((!named)); then
+		((${#earlier[@]} == 0)) || printf '%s\n' "${earlier[@]}"
+		return 0
+	fi
+	for n in "${needed[@]}"; do
+		found=0
+		for d in "${earlier[@]}"; do
+			[[ $(series_name "$d") != "$n" ]] || found=1
+		done
+		((found)) ||
+			die "SERIES_PREREQUISITES (config/$BASE/series.conf): $name needs '$n', which is not a series before it"
+	done
+	for d in "${earlier[@]}"; do
+		for n in "${needed[@]}"; do
+			[[ $(series_name "$d") != "$n" ]] || echo "$d"
+		done
+	done
+}
+
 # series_hash: what the tree's stamp records of patches/ (and the base version it applies to): the
 # patches and, for a base of several series, which series each is in.
 series_hash() {
@@ -255,10 +306,11 @@ remove_scratch() {
 	rm -rf "$dir"
 }
 
-# fill_cover_letter FILE TEXT CC_FILE: in the first message of FILE (a cover letter from git
-# format-patch --cover-letter, alone or at the head of a --stdout mbox), put the subject and text
-# of TEXT (first line: subject) and the Cc lines of CC_FILE in place of git's placeholders, and
-# fix its date (scripts/cover_letter.py).
+# fill_cover_letter FILE TEXT CC_FILE [PATCH...]: in the first message of FILE (a cover letter from
+# git format-patch --cover-letter, alone or at the head of a --stdout mbox), put the subject and
+# text of TEXT (first line: subject) and the Cc lines of CC_FILE in place of git's placeholders,
+# and date it as the latest of its patches (FILE's other messages, or the PATCH files)
+# (scripts/cover_letter.py).
 fill_cover_letter() {
 	python3 "$LAB_ROOT/scripts/cover_letter.py" "$@"
 }
