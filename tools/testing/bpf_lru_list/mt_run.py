@@ -5,6 +5,7 @@
 usage: mt_run.py time  [--reps N] [--ms MS] [--cases CASES] [--json F] NAME=BINARY...
        mt_run.py count [--cases CASES] [--json F] NAME=BINARY...
        mt_run.py capacity [--possible 'P ...'] [--json F] NAME=BINARY...
+       mt_run.py ktable [--json F] RESULTS.jsonl
 
 A case is SCENARIO/POSSIBLE[/ENTRIES[/ONLINE]] (bpf_lru_mt's scenarios).
 time: every repetition runs every case once per version, the versions in an
@@ -15,6 +16,8 @@ medians to the first version, and the medians of the per-pop counts.
 count: each case once per version with --sim (one thread plays the online
 CPUs; deterministic): how often a pop runs the steal walk, and its locks.
 capacity: keys CPU 0 leaves in a BPF_F_NO_COMMON_LRU map, and a common one.
+ktable: the table of kbench.sh's runs of lru_kbench in the kernel, one JSON
+line each (--json: the same as one JSON list).
 """
 import argparse
 import json
@@ -128,6 +131,22 @@ def capacity_table(results, names):
     return lines
 
 
+def kernel_table(runs):
+    """kbench.sh's lines (lru_kbench's counter deltas, one VM run each)"""
+    lines = ["| clock | online | possible | scenario | entries | pops | walks | walks per 1M pops "
+             "| lists per walk | stolen | failed updates | ns/op cpu0 | ns/op cpu1 |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in runs:
+        cpus = [r.get("cpu%d" % i) for i in range(2)]
+        lines.append("| %s | %d | %d | %s | %d | %d | %d | %.1f | %.1f | %d | %d | %s | %s |" % (
+            r["clock"], r["online"], r["possible"], r["scenario"], r["entries"], r["pops"],
+            r["walks"], 1e6 * r["walks"] / r["pops"] if r["pops"] else 0,
+            r["visited"] / r["walks"] if r["walks"] else 0, r["stolen"],
+            sum(c["fails"] for c in cpus if c),
+            *["%s %.0f" % (c["role"], c["ns_op"]) if c else "" for c in cpus]))
+    return lines
+
+
 def versions(specs):
     out = []
     for spec in specs:
@@ -140,6 +159,18 @@ def versions(specs):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    if argv[:1] == ["ktable"]:
+        kp = argparse.ArgumentParser(prog="mt_run.py ktable")
+        kp.add_argument("--json")
+        kp.add_argument("results")
+        k = kp.parse_args(argv[1:])
+        with open(k.results) as f:
+            runs = [json.loads(line) for line in f if line.strip()]
+        print("\n".join(kernel_table(runs)))
+        if k.json:
+            with open(k.json, "w") as f:
+                json.dump(runs, f, indent=1)
+        return 0
     ap.add_argument("mode", choices=("time", "count", "capacity"))
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--ms", type=int, default=200)

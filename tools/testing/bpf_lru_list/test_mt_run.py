@@ -55,6 +55,18 @@ class TestMtRun(unittest.TestCase):
         lines = mt_run.count_table({"mix/256/1024/2": {"base": [r]}}, ["base"])
         self.assertEqual(lines[2], "| 1024 | 2 | 256 | base | 100000 | 100 | 1000.0 | 255.0 | 0.001000 | 0 |")
 
+    def test_kernel_table(self):
+        r = {"clock": "icount", "scenario": "churn-insert", "entries": 1, "online": 2, "possible": 255,
+             "pops": 4000, "walks": 2000, "visited": 510000, "stolen": 2000,
+             "cpu0": {"role": "inserter", "ops": 2000, "fails": 1, "ns_op": 9000.4},
+             "cpu1": {"role": "churner", "ops": 2000, "fails": 2, "ns_op": 7000.0}}
+        lines = mt_run.kernel_table([r])
+        self.assertEqual(lines[2], "| icount | 2 | 255 | churn-insert | 1 | 4000 | 2000 | 500000.0 "
+                                   "| 255.0 | 2000 | 3 | inserter 9000 | churner 7000 |")
+        r.update(online=1, walks=0, visited=0, stolen=0)
+        del r["cpu1"]
+        self.assertIn("| 0 | 0.0 | 0.0 | 0 | 1 | inserter 9000 |  |", mt_run.kernel_table([r])[2])
+
 
 if __name__ == "__main__":
     unittest.main()
