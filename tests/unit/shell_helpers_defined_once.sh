@@ -24,8 +24,10 @@ shell_helpers_defined_once() {
 	local twice again
 	mapfile -t libs < <(find "$LAB_ROOT/scripts" "$LAB_ROOT/tests" "$LAB_ROOT/lab" "$LAB_ROOT/tools" \
 		-name '*.sh' -type f ! -perm -u+x | sort)
+	# a script that stands alone (sources none of the lab's libraries, as tools/testing/bpf_lru_list's
+	# run.sh) may define its own die()
 	mapfile -t scripts < <(find "$LAB_ROOT/scripts" "$LAB_ROOT/tests" "$LAB_ROOT/lab" "$LAB_ROOT/tools" \
-		-name '*.sh' -type f -perm -u+x | sort)
+		-name '*.sh' -type f -perm -u+x -exec grep -lE '^[[:space:]]*(\.|source) .*lib[^ ]*\.sh' {} + | sort)
 	echo "${#libs[@]} libraries: $(printf '%s\n' "${libs[@]#"$LAB_ROOT"/}" | xargs)"
 	((${#libs[@]} >= 3)) || { echo "expected scripts/lib.sh, tests/lib.sh and tests/ktap.sh at least"; return 1; }
 	twice=$(defined "${libs[@]}" | awk '{ n[$1]++; w[$1] = w[$1] " " $2 } END { for (k in n) if (n[k] > 1) print k ":" w[k] }' | sort)
