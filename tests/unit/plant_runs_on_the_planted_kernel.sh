@@ -6,7 +6,7 @@
 # scratch copy of the lab whose tree.sh, kernel.sh, bench-build.sh and vm.sh are fakes (kernel.sh
 # prints the file the plant changes, vm.sh runs the command line with bash on the host).
 # Plant: patched_commit applying every patch with git am (a plain diff then does not apply).
-# Plant command: sed -i "s/^\t\tif grep -qm1 '^Subject: ' \"\$2\"; then$/\t\tif true; then/" scripts/lib/series.sh
+# Plant command: sed -i "s/^\t\tif grep -qm1 '^Subject: ' \"\$2\"; then$/\t\tif true; then/" scripts/lib/patches.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
