@@ -103,6 +103,16 @@ class Tables:
     def trials(r):
         return list(csv.DictReader(r.read("trials.csv").splitlines()))
 
+    def icount_trials(self, base, bench, possible):
+        """The newest compare record of BASE with icount trials of BENCH at POSSIBLE CPUs of both the
+        base and the series, and those trials' values: (record, base values, series values), or
+        (None, [], [])."""
+        def values(r, v):
+            return [float(t["value"]) for t in self.trials(r) if (t["clock"], t["benchmark"],
+                    t["possible_cpus"], t["variant"]) == ("icount", bench, possible, v)]
+        r = self.newest(base, "compare", holds=lambda r: values(r, "base") and values(r, "series"))
+        return (r, values(r, "base"), values(r, "series")) if r else (None, [], [])
+
     # ---- generators: (arguments) -> lines of Markdown ----
 
     def icount(self, bench, *possible):
@@ -112,14 +122,10 @@ class Tables:
         used = []
         for base in self.bases:
             for p in possible:
-                def values(r, v):
-                    return [float(t["value"]) for t in self.trials(r) if (t["clock"], t["benchmark"],
-                            t["possible_cpus"], t["variant"]) == ("icount", bench, p, v)]
-                r = self.newest(base, "compare", holds=lambda r: values(r, "base") and values(r, "series"))
+                r, b, s = self.icount_trials(base, bench, p)
                 if r is None:
                     out.append("| %s | %s | not measured | | | |" % (base, p))
                     continue
-                b, s = values(r, "base"), values(r, "series")
                 used += [r] if r not in used else []
                 out.append("| %s | %s | %.3f | %.3f | **×%s** | %d, %d |" % (
                     base, p, statistics.fmean(b), statistics.fmean(s), ratio(statistics.fmean(s) / statistics.fmean(b)),
@@ -304,15 +310,8 @@ class Tables:
             for b, version, points in series:
                 ax.plot([p for p, _ in points], [v for _, v in points], marker="o" if version == "series" else "s",
                         linestyle="-" if version == "series" else "--", color=colors[b], label="%s %s" % (b, version))
-            cpus = sorted({p for _, _, points in series for p, _ in points})
-            ax.set_xscale("log", base=2)
-            ax.set_xticks(cpus, [str(p) for p in cpus])
-            ax.minorticks_off()
-            ax.set_yscale("log")
-            ax.set_xlabel("possible CPUs")
-            ax.set_ylabel("ns per exhausted pop (median)")
-            ax.set_title("Pop from an exhausted freelist: native harness, run.sh mt")
-            ax.grid(True, which="major", linewidth=0.4)
+            cpu_axes(ax, {p for _, _, points in series for p, _ in points}, "ns per exhausted pop (median)",
+                     "Pop from an exhausted freelist: native harness, run.sh mt")
             ax.legend(ncol=2, fontsize=7)
         return self.picture(file, draw, "ns per exhausted pop against possible CPUs, base and series, log scales",
                             [r for _, r in found])
@@ -324,14 +323,11 @@ class Tables:
         for base in self.bases:
             points = []
             for p in possible:
-                def values(r, v):
-                    return [float(t["value"]) for t in self.trials(r) if (t["clock"], t["benchmark"],
-                            t["possible_cpus"], t["variant"]) == ("icount", bench, p, v)]
-                r = self.newest(base, "compare", holds=lambda r: values(r, "base") and values(r, "series"))
+                r, b, s = self.icount_trials(base, bench, p)
                 if r is None:
                     continue
                 used += [r] if r not in used else []
-                points.append((int(p), statistics.fmean(values(r, "series")) / statistics.fmean(values(r, "base"))))
+                points.append((int(p), statistics.fmean(s) / statistics.fmean(b)))
             if points:
                 lines.append((base, points))
         if not lines:
@@ -341,15 +337,8 @@ class Tables:
             ax = fig.add_subplot()
             for base, points in lines:
                 ax.plot([p for p, _ in points], [v for _, v in points], marker="o", label=base)
-            cpus = sorted({p for _, points in lines for p, _ in points})
-            ax.set_xscale("log", base=2)
-            ax.set_xticks(cpus, [str(p) for p in cpus])
-            ax.minorticks_off()
-            ax.set_yscale("log")
-            ax.set_xlabel("possible CPUs")
-            ax.set_ylabel("series / base (icount rate)")
-            ax.set_title("%s under QEMU -icount: series over base" % bench)
-            ax.grid(True, which="major", linewidth=0.4)
+            cpu_axes(ax, {p for _, points in lines for p, _ in points}, "series / base (icount rate)",
+                     "%s under QEMU -icount: series over base" % bench)
             ax.legend(fontsize=7)
         return self.picture(file, draw, "series/base of %s's icount rate against possible CPUs" % bench, used)
 
@@ -372,6 +361,19 @@ class Tables:
         except TypeError:
             raise Error("%s %s: wrong arguments (scripts/findings.py -h)" % (generator, " ".join(args))) from None
         return f(self, *args)
+
+
+def cpu_axes(ax, cpus, ylabel, title):
+    """A picture's axes: possible CPUs (log 2, a tick at each measured count) against a log scale."""
+    cpus = sorted(cpus)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(cpus, [str(p) for p in cpus])
+    ax.minorticks_off()
+    ax.set_yscale("log")
+    ax.set_xlabel("possible CPUs")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="major", linewidth=0.4)
 
 
 def ratio(x):
