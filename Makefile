@@ -13,7 +13,7 @@ S := scripts
 #   CPUS, MEM, TIMEOUT and SILENCE are those of config/vm.conf
 #   RECORD=1: make bench, compare, scaling, regress and check-debug also write what they measured as
 #   a record, records/<base>/<kind>/<id>/ (scripts/records.py), for make matrix and the findings
-# Every script checks them all first (check_knobs, scripts/lib/base.sh), before anything runs.
+# Every script checks them all first (check_knobs, scripts/lib/config.sh), before anything runs.
 REV ?= HEAD
 export REV BENCHS
 # CMD reaches the guest as written: $(value CMD), single-quoted for the shell, never expanded by

@@ -19,7 +19,7 @@ packages=(
 	qemu-system-x86 perl							# VM
 	sparse b4 strace shellcheck					# make check
 	cmake libgtest-dev libbenchmark-dev					# C++ harness
-	python3 python3-matplotlib python3-scipy jq				# compare
+	python3 python3-matplotlib python3-scipy jq				# compare; make findings' pictures (matplotlib)
 	iputils-ping iptables ethtool netcat-openbsd keyutils	# make regress: what the BPF selftests call
 )
 # and the LLVMs the bases' selftests are built with (config/<base>/toolchain.conf: every

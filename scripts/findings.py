@@ -35,6 +35,16 @@ the newest record of its kind that holds what it shows (scripts/records.py). The
                                    named NAME: a full stack map popped in NMI, per kernel
   regress                          make regress, per base: the newest record of a whole run, else
                                    of selected tests; its suites' counts and the new failures
+  plot-exhausted NAME FILE         a picture (SVG, FILE beside the page): the median ns of an
+                                   exhausted pop against possible CPUs, base and series, per base,
+                                   from the newest mt record named NAME; log scales
+  plot-icount BENCHMARK FILE POSSIBLE...
+                                   a picture: series/base of BENCHMARK's icount means against
+                                   possible CPUs, per base (the records of the icount table)
+
+A picture is drawn with matplotlib (Debian's python3-matplotlib, make deps) so that drawing it
+again from the same records gives the same bytes (svg.hashsalt fixed, no date): --check compares
+it as it compares a table.
 """
 import argparse
 import csv
@@ -69,6 +79,7 @@ class Tables:
         self.records_root = records_root or os.environ.get("LAB_RECORDS") or os.path.join(root, "records")
         self.bases = records.lab_bases(root)
         self.page = PAGES + "/x.md"    # the page being written: links are relative to it
+        self.files = {}    # the pictures drawn: {path from the root: SVG text}
 
     # ---- helpers ----
 
@@ -95,6 +106,16 @@ class Tables:
     def trials(r):
         return list(csv.DictReader(r.read("trials.csv").splitlines()))
 
+    def icount_trials(self, base, bench, possible):
+        """The newest compare record of BASE with icount trials of BENCH at POSSIBLE CPUs of both the
+        base and the series, and those trials' values: (record, base values, series values), or
+        (None, [], [])."""
+        def values(r, v):
+            return [float(t["value"]) for t in self.trials(r) if (t["clock"], t["benchmark"],
+                    t["possible_cpus"], t["variant"]) == ("icount", bench, possible, v)]
+        r = self.newest(base, "compare", holds=lambda r: values(r, "base") and values(r, "series"))
+        return (r, values(r, "base"), values(r, "series")) if r else (None, [], [])
+
     # ---- generators: (arguments) -> lines of Markdown ----
 
     def icount(self, bench, *possible):
@@ -104,14 +125,10 @@ class Tables:
         used = []
         for base in self.bases:
             for p in possible:
-                def values(r, v):
-                    return [float(t["value"]) for t in self.trials(r) if (t["clock"], t["benchmark"],
-                            t["possible_cpus"], t["variant"]) == ("icount", bench, p, v)]
-                r = self.newest(base, "compare", holds=lambda r: values(r, "base") and values(r, "series"))
+                r, b, s = self.icount_trials(base, bench, p)
                 if r is None:
                     out.append("| %s | %s | not measured | | | |" % (base, p))
                     continue
-                b, s = values(r, "base"), values(r, "series")
                 used += [r] if r not in used else []
                 out.append("| %s | %s | %.3f | %.3f | **×%s** | %d, %d |" % (
                     base, p, statistics.fmean(b), statistics.fmean(s), ratio(statistics.fmean(s) / statistics.fmean(b)),
@@ -278,14 +295,92 @@ class Tables:
         return out + ["", "H = %s, 64 possible CPUs; medians of %d interleaved repetitions of the tally build."
                       % (hold, d["reps"]), self.source([r])]
 
+    # ---- pictures: an SVG file beside the page, and the lines that show it ----
+
+    def picture(self, name, draw, alt, used):
+        """The SVG that draw(figure) makes, kept in self.files for main() to write or check; the
+        page's lines: the image, then its records."""
+        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*\.svg", name):
+            raise Error("%s: a picture's file is NAME.svg (a-z, 0-9, -)" % name)
+        import io
+        import matplotlib
+        matplotlib.use("svg")
+        import matplotlib.pyplot as plt
+        with matplotlib.rc_context({"svg.hashsalt": "lab", "svg.fonttype": "path", "font.size": 9}):
+            fig = plt.figure(figsize=(6.4, 3.6))
+            try:
+                draw(fig)
+                fig.tight_layout()
+                buf = io.StringIO()
+                fig.savefig(buf, format="svg", metadata={"Date": None})
+            finally:
+                plt.close(fig)
+        self.files[os.path.join(os.path.dirname(self.page), name)] = buf.getvalue()
+        return ["![%s](%s)" % (alt, name), "", self.source(used)]
+
+    def plot_exhausted(self, name, file):
+        found = [(b, self.newest(b, "mt", name)) for b in self.bases]
+        found = [(b, r) for b, r in found if r is not None]
+        if not found:
+            raise Error("no mt record named %s" % name)
+        series = []
+        for b, r in found:
+            m = mt_stats(r)
+            for version in ("base", "series"):
+                points = sorted((int(k.split("/")[0].split(":")[1]), v[0]) for k, v in m.items()
+                                if re.fullmatch(r"exhausted:\d+/%s" % version, k))
+                if points:
+                    series.append((b, version, points))
+        if not series:
+            raise Error("%s: no exhausted:N case" % name)
+
+        def draw(fig):
+            ax = fig.add_subplot()
+            colors = {b: "C%d" % i for i, (b, _) in enumerate(found)}
+            for b, version, points in series:
+                ax.plot([p for p, _ in points], [v for _, v in points], marker="o" if version == "series" else "s",
+                        linestyle="-" if version == "series" else "--", color=colors[b], label="%s %s" % (b, version))
+            cpu_axes(ax, {p for _, _, points in series for p, _ in points}, "ns per exhausted pop (median)",
+                     "Pop from an exhausted freelist: native harness, run.sh mt")
+            ax.legend(ncol=2, fontsize=7)
+        return self.picture(file, draw, "ns per exhausted pop against possible CPUs, base and series, log scales",
+                            [r for _, r in found])
+
+    def plot_icount(self, bench, file, *possible):
+        if not possible:
+            raise Error("plot-icount BENCHMARK FILE POSSIBLE...: no possible CPU count")
+        lines, used = [], []
+        for base in self.bases:
+            points = []
+            for p in possible:
+                r, b, s = self.icount_trials(base, bench, p)
+                if r is None:
+                    continue
+                used += [r] if r not in used else []
+                points.append((int(p), statistics.fmean(s) / statistics.fmean(b)))
+            if points:
+                lines.append((base, points))
+        if not lines:
+            raise Error("no compare record with icount trials of %s" % bench)
+
+        def draw(fig):
+            ax = fig.add_subplot()
+            for base, points in lines:
+                ax.plot([p for p, _ in points], [v for _, v in points], marker="o", label=base)
+            cpu_axes(ax, {p for _, points in lines for p, _ in points}, "series / base (icount rate)",
+                     "%s under QEMU -icount: series over base" % bench)
+            ax.legend(fontsize=7)
+        return self.picture(file, draw, "series/base of %s's icount rate against possible CPUs" % bench, used)
+
     def nmi(self, base, name):
         r = self.newest(base, "nmi", name)
         if r is None:
             raise Error("no nmi record of %s named %s" % (base, name))
         return r.read("table.md").rstrip("\n").splitlines() + ["", self.source([r])]
 
-    GENERATORS = {"icount": icount, "compare": compare, "mt": mt, "mt-versions": mt_versions, "htab-mem": htab_mem, "scaling": scaling,
-                  "nmi": nmi, "regress": regress, "race-spread": race_spread, "race-phase": race_phase}
+    GENERATORS = {"icount": icount, "compare": compare, "mt": mt, "mt-versions": mt_versions, "htab-mem": htab_mem,
+                  "scaling": scaling, "nmi": nmi, "regress": regress, "race-spread": race_spread,
+                  "race-phase": race_phase, "plot-exhausted": plot_exhausted, "plot-icount": plot_icount}
 
     def generate(self, generator, args):
         if generator not in self.GENERATORS:
@@ -296,6 +391,19 @@ class Tables:
         except TypeError:
             raise Error("%s %s: wrong arguments (scripts/findings.py -h)" % (generator, " ".join(args))) from None
         return f(self, *args)
+
+
+def cpu_axes(ax, cpus, ylabel, title):
+    """A picture's axes: possible CPUs (log 2, a tick at each measured count) against a log scale."""
+    cpus = sorted(cpus)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(cpus, [str(p) for p in cpus])
+    ax.minorticks_off()
+    ax.set_yscale("log")
+    ax.set_xlabel("possible CPUs")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="major", linewidth=0.4)
 
 
 def ratio(x):
@@ -394,6 +502,20 @@ def main(argv=None):
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(new)
                 print("%s: tables rewritten" % page, file=sys.stderr)
+        for path, svg in sorted(tables.files.items()):
+            full = os.path.join(args.root, path)
+            have = None
+            if os.path.isfile(full):
+                with open(full, encoding="utf-8") as f:
+                    have = f.read()
+            if have == svg or args.print:
+                continue
+            if args.check:
+                stale.append("%s: the picture is not what the records give" % path)
+            else:
+                with open(full, "w", encoding="utf-8") as f:
+                    f.write(svg)
+                print("%s: drawn" % path, file=sys.stderr)
         for line in stale:
             print(line)
         if stale:

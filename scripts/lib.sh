@@ -1,14 +1,15 @@
 # Common helpers for the lab scripts. Source it; do not run it. The helpers are in scripts/lib/,
 # one file a concern:
-#   base.sh      die(), note, step; the base and its config (config/<base>/, config/vm.conf), the
+#   config.sh    die(), note, step; the base and its config (config/<base>/, config/vm.conf), the
 #                cache's paths; check_knobs
 #   procs.sh     processes and locks: wait_for, own_group, run_stoppable, the build and tree locks,
 #                lab_make
 #   registry.sh  the benchmark registry
-#   series.sh    the tree's commits, the series' patches and their keys, patched commits, scratch
+#   patches.sh   the tree's commits, the series' patches and their keys, patched commits, scratch
 #                worktrees, the cover letter
 #   guest.sh     the VM's command line, the clock of its runs, the splats in its messages, the
 #                config options its kernel dropped
+#   regress-runs.sh  make regress's runs (sourced by scripts/regress.sh alone)
 #   variants.sh  the lab's variants (lab/variants/index): names, parents, patches, commits
 #   results.sh   where a measuring command's results land: its run directory in the cache
 # Sourcing it checks BASE and reads its config, nothing more: a script that starts work calls
@@ -30,14 +31,14 @@ if [[ ${BASH_SOURCE[1]:-} == "$0" && ${1:-} =~ ^(-h|--help)$ ]]; then
 fi
 
 # (shellcheck's source= paths are from the lab's top, where tests/unit/shellcheck.sh runs it.)
-# shellcheck source=scripts/lib/base.sh
-. "$LAB_ROOT/scripts/lib/base.sh"
+# shellcheck source=scripts/lib/config.sh
+. "$LAB_ROOT/scripts/lib/config.sh"
 # shellcheck source=scripts/lib/procs.sh
 . "$LAB_ROOT/scripts/lib/procs.sh"
 # shellcheck source=scripts/lib/registry.sh
 . "$LAB_ROOT/scripts/lib/registry.sh"
-# shellcheck source=scripts/lib/series.sh
-. "$LAB_ROOT/scripts/lib/series.sh"
+# shellcheck source=scripts/lib/patches.sh
+. "$LAB_ROOT/scripts/lib/patches.sh"
 # shellcheck source=scripts/lib/guest.sh
 . "$LAB_ROOT/scripts/lib/guest.sh"
 # shellcheck source=scripts/lib/variants.sh

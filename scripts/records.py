@@ -60,7 +60,7 @@ KINDS = {
     "ci": (".ci/run: CI's tests and how long they took", ["summary.json"]),
     "mt": ("tools/testing/pcpu_freelist/run.sh mt: the native multi-threaded harness", ["results.json|summary.json"]),
     "sim": ("tools/testing/pcpu_freelist/run.sh sim: the cost MODEL (mt_model.py)", ["results.json"]),
-    "plant": ("tests/plants.sh and plants done by hand: each defect put back, its test failing", ["plant.log"]),
+    "plant": ("tests/plants.sh and scripts/plant.sh: each defect put back, its test failing", ["plant.log"]),
 }
 CLOCKS = ("icount", "wall-tcg", "wall-kvm", "native", "none")
 ALL = "all"
@@ -71,7 +71,26 @@ SHA = re.compile(r"[0-9a-f]{40}")
 REQUIRED = {"schema": int, "kind": str, "base": str, "id": str, "name": str, "what": str, "command": str,
             "clock": list, "machine": str, "date": str, "lab_commit": str, "lab_dirty": bool,
             "series": (list, dict), "files": list}
-OPTIONAL = {"status": int, "variants": dict, "params": dict, "migrated_from": list, "note": str}
+OPTIONAL = {"status": int, "variants": dict, "params": dict, "migrated_from": list, "note": str,
+            "code_kept": str}
+# Code is not data: a record holds what a tool produced and names the command that made it, a
+# command of the lab (scripts/plant.sh runs any selftest or command on a plant). A file with one of
+# these endings, or a #! line, is refused, unless meta.json's code_kept says why that record keeps
+# it as it was.
+CODE_ENDINGS = (".sh", ".bash", ".c", ".h", ".cc", ".cpp", ".py", ".pl", ".awk", ".S", ".mk")
+CODE_NAMES = ("Makefile",)
+
+
+def is_code(path):
+    """Whether a record's file is code: by its name, or a #! first line."""
+    name = os.path.basename(path)
+    if name.endswith(CODE_ENDINGS) or name in CODE_NAMES:
+        return True
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == b"#!"
+    except OSError:
+        return False
 
 
 def kind_name(kind):
@@ -298,6 +317,11 @@ def check_record(path, lab_root=LAB_ROOT, bases=None, commits=None):
     have.remove("meta.json") if "meta.json" in have else None
     if sorted(meta["files"]) != have:
         bad.append("%s: files %s, meta.json lists %s" % (where, " ".join(have), " ".join(sorted(meta["files"]))))
+    code = [f for f in have if is_code(os.path.join(path, f))]
+    if code and not meta.get("code_kept", "").strip():
+        bad.append("%s: code in a record: %s (a record holds data and names the lab command that made it, "
+                   "e.g. scripts/plant.sh; code_kept in meta.json says why an old record keeps its code)"
+                   % (where, " ".join(code)))
     for need in KINDS.get(meta["kind"], ("", []))[1]:
         if not any(f == alt or f.startswith(alt + "/") for alt in need.split("|") for f in have):
             bad.append("%s: %s %s record holds %s" % (where, "an" if meta["kind"][0] in "aeiou" else "a",

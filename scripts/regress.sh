@@ -15,8 +15,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
 check_knobs
-# shellcheck source=lib/regress.sh
-. "$(dirname "$0")/lib/regress.sh"
+# shellcheck source=lib/regress-runs.sh
+. "$(dirname "$0")/lib/regress-runs.sh"
 
 usage() {
 	cat <<'USAGE'

@@ -175,6 +175,29 @@ class PageTest(Fixture):
             self.assertEqual(rc, 1, text)
             self.assertIn("error: Documentation/findings/" + message, err)
 
+    def test_picture_is_drawn_again_to_the_byte_and_follows_its_record(self):
+        self.page("# Pop\n\n<!-- table: plot-exhausted series pop.svg (make findings) -->\n<!-- end of table -->\n")
+        svg = os.path.join(self.root, "Documentation/findings/pop.svg")
+        rc, out, _ = self.run_main("--check")
+        self.assertEqual(rc, 1)
+        self.assertIn("Documentation/findings/pop.svg: the picture is not what the records give", out)
+        self.assertEqual(self.run_main()[0], 0)
+        with open(svg, "rb") as f:
+            first = f.read()
+        self.assertIn(b"<svg", first)
+        self.assertNotIn(b"<dc:date>", first)
+        self.assertEqual(self.run_main()[0], 0)
+        with open(svg, "rb") as f:
+            self.assertEqual(f.read(), first)    # the same records: the same bytes
+        self.assertEqual(self.run_main("--check")[:2], (0, ""))
+        with open(os.path.join(self.root, "Documentation/findings/p.md")) as f:
+            self.assertIn("![ns per exhausted pop against possible CPUs, base and series, log scales](pop.svg)\n", f.read())
+        mt = dict(MT, medians=dict(MT["medians"], **{"exhausted:64/series": 9.5}))
+        self.record("mt", "series", {"summary.json": mt, "mt.log": "log\n"}, clock="native")
+        rc, out, _ = self.run_main("--check")
+        self.assertEqual(rc, 1)
+        self.assertIn("pop.svg: the picture is not what the records give", out)
+
 
 if __name__ == "__main__":
     unittest.main()

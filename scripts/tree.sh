@@ -1,7 +1,7 @@
 #!/bin/bash
 # Materialize the kernel git tree: one commit for the pristine base, then patches/<base>/ with git am:
 # its one series (NNNN-*.patch), or each of its series (NN-name/NNNN-*.patch) in order, the end of
-# each but the last marked by a branch, lab-series/NN-name (scripts/lib/series.sh).
+# each but the last marked by a branch, lab-series/NN-name (scripts/lib/patches.sh).
 # The tree is reused while patches/ is unchanged, and rebuilt from the base commit when it changed
 # (or when the last git am failed). It never loses work silently: when the rebuild would drop
 # uncommitted changes or commits that are not in patches/, it refuses, names them, and says the

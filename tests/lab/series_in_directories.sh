@@ -8,7 +8,7 @@
 # git am of both, in order, gives the commits' files.
 # Plant: series_ranges ending every series at HEAD (its branch ignored): 01-first takes every
 # commit and 02-second none.
-# Plant command: sed -i 's|end=$(git -C "$tree" rev-parse "$ref^{commit}")|end=$(git -C "$tree" rev-parse HEAD)|' scripts/lib/series.sh
+# Plant command: sed -i 's|end=$(git -C "$tree" rev-parse "$ref^{commit}")|end=$(git -C "$tree" rev-parse HEAD)|' scripts/lib/patches.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -4,7 +4,7 @@
 # 12: 0010 is a patch like any other, 0000 the cover letter. A synthetic series of 12 commits goes
 # through series.sh, series_hash (tree.sh's stamp), apply-series.sh and mbox.sh + git am.
 # Plant: series_patches with the old glob [0-9][0-9][0-9][1-9]-*.patch, which loses 0010.
-# Plant command: sed -i 's/"\$1"\/\[0-9\]\[0-9\]\[0-9\]\[0-9\]-\*\.patch/"$1"\/[0-9][0-9][0-9][1-9]-*.patch/' scripts/lib/series.sh
+# Plant command: sed -i 's/"\$1"\/\[0-9\]\[0-9\]\[0-9\]\[0-9\]-\*\.patch/"$1"\/[0-9][0-9][0-9][1-9]-*.patch/' scripts/lib/patches.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -3,7 +3,7 @@
 # step started (no ">>>" line), non-zero exit. Sourcing lib.sh checks nothing: every lab command
 # (an executable that sources scripts/lib.sh) calls check_knobs itself.
 # Plant: a knob's error that no longer says what it allows (MEM).
-# Plant command: sed -i 's/expected a size like 512M or 2G/bad size/' scripts/lib/base.sh
+# Plant command: sed -i 's/expected a size like 512M or 2G/bad size/' scripts/lib/config.sh
 # Plant: a lab command that no longer checks the knobs.
 # Plant command: sed -i '/^check_knobs$/d' scripts/compare/scaling.sh
 # shellcheck source=../lib.sh

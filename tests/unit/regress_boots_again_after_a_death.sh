@@ -4,18 +4,18 @@
 # a hang then counts against the test that ended). The VM's own time limit running out between two
 # tests resumes after the test that ended, which keeps its result. Every other test runs once. A VM
 # that ends before any test started, or between two tests with no crash, hang or time limit (the
-# guest's script gone), stops the suite with one line. Here scripts/lib/regress.sh's run_todo
+# guest's script gone), stops the suite with one line. Here scripts/lib/regress-runs.sh's run_todo
 # drives a stand-in run_vm that plays regress-guest.sh's markers, writes vm.sh's last line to the
 # console, and returns 1 where told.
 # Plant: a death after a test's end taken for a VM that ended before a test started (what
 # regress.sh did until 2026-12-06: the side stopped, and its remaining tests never ran).
-# Plant command: sed -i 's/^\t\t\[\[ -n \$started \]\] ||/\t\t[[ -n $started ]] \&\& ! grep -qF -- "lab-regress: end $started rc=" "$run" ||/' scripts/lib/regress.sh
+# Plant command: sed -i 's/^\t\t\[\[ -n \$started \]\] ||/\t\t[[ -n $started ]] \&\& ! grep -qF -- "lab-regress: end $started rc=" "$run" ||/' scripts/lib/regress-runs.sh
 # Plant: any end between two tests blamed on the test that ended (a guest script gone too).
-# Plant command: sed -i 's/^\t\t\t\tdie "\$suite: the VM ended (status \$status) after \$started ended.*/\t\t\t\twhy=CRASH/' scripts/lib/regress.sh
+# Plant command: sed -i 's/^\t\t\t\tdie "\$suite: the VM ended (status \$status) after \$started ended.*/\t\t\t\twhy=CRASH/' scripts/lib/regress-runs.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
-# shellcheck source=../../scripts/lib/regress.sh
-. "$S/lib/regress.sh"
+# shellcheck source=../../scripts/lib/regress-runs.sh
+. "$S/lib/regress-runs.sh"
 
 # run_vm TODO RUN: the stand-in VM. Runs TODO's tests in order; it ends in test DIE_IN, after test
 # DIE_AFTER, or (DIE_IN=boot) before the first one, and then writes vm.sh's last line WHY to the

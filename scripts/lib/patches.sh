@@ -249,8 +249,10 @@ series_cc() {
 		sort -u | sed 's/^/Cc: /'
 }
 
-# patched_commit REV PATCH: REV with PATCH applied on top (git am), a commit of the tree kept as
-# the tag lab-patched/<patch name>-<hash of REV and PATCH>; prints it. Lab variants and plants.
+# patched_commit REV PATCH: REV with PATCH applied on top, a commit of the tree kept as the tag
+# lab-patched/<patch name>-<hash of REV and PATCH>; prints it. Lab variants and plants. A patch in
+# mail form is applied with git am; a plain diff (prose, then the diff: the harness's plants of
+# lab/plants/) with git apply, committed as "PLANT: <patch name>".
 patched_commit() {
 	local rev name tag wt files
 	rev=$(tree_commit "$1")
@@ -266,7 +268,14 @@ patched_commit() {
 		[[ -z $files ]] || files=$(git -C "$wt" ls-files -- $files)
 		# shellcheck disable=SC2086 # one word per file
 		[[ -z $files ]] || git -C "$wt" checkout HEAD -- $files
-		if ! "$LAB_ROOT/scripts/apply-series.sh" "$wt" "$2" >&2; then
+		if grep -qm1 '^Subject: ' "$2"; then
+			"$LAB_ROOT/scripts/apply-series.sh" "$wt" "$2" >&2 || {
+				git -C "$TREE" worktree remove --force "$wt"
+				return 1
+			}
+		elif ! git -C "$wt" apply --index "$(realpath "$2")" >&2 ||
+			! git -C "$wt" commit -q -m "PLANT: $name" -m "A plain diff of the lab: $(basename "$2")." >&2; then
+			note "$(basename "$2") does not apply on ${rev:0:12}"
 			git -C "$TREE" worktree remove --force "$wt"
 			return 1
 		fi
