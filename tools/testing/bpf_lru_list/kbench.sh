@@ -84,7 +84,7 @@ for c in "$@"; do
 	echo "$line"
 done
 python3 "$HERE/mt_run.py" ktable --json "$OUT/results.json" "$OUT/results.jsonl" >"$OUT/table.md"
-((${#failed[@]} == 0)) || echo "Failed: ${failed[*]}" >>"$OUT/table.md"
+((${#failed[@]} == 0)) || printf '\nFailed: %s\n' "${failed[*]}" >>"$OUT/table.md"
 cat "$OUT/table.md"
 if [[ ${RECORD:-0} == 1 ]]; then
 	"$LAB/scripts/records.py" write --kind mt --base "$BASE" --name lru-kbench \
