@@ -1,12 +1,12 @@
 #!/bin/bash
-# What a series needs applied before it (scripts/lib/series.sh's series_prerequisites, which make
+# What a series needs applied before it (scripts/lib/patches.sh's series_prerequisites, which make
 # series, make mbox and the series tests read) is what series.conf's SERIES_PREREQUISITES says: a
 # series it names needs exactly the series listed ("SERIES:" alone: none), in the order they
 # apply; a series it does not name needs every series before it; a name that is not a series
 # before it stops with one line. On 7.3, 03-freelist needs 01-getpgid and 02-full-update, which
 # need nothing.
 # Plant: series_prerequisites taking every series as one SERIES_PREREQUISITES does not name.
-# Plant command: sed -i 's/^\t\tnamed=1$/\t\tnamed=0/' scripts/lib/series.sh
+# Plant command: sed -i 's/^\t\tnamed=1$/\t\tnamed=0/' scripts/lib/patches.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
