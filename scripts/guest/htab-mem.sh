@@ -4,11 +4,11 @@
 # upstream's (htab-mem-upstream) and, with a second bench, the series' htab-mem of a variant, in an
 # order that rotates every round.
 #   scripts/guest/htab-mem.sh -b DIR [-b VARIANT_DIR] ROUNDS WARMUP SECONDS PRODUCERS
-# One "htab-mem: ..." line per run (scripts/compare/htab_mem_table.py line).
+# One "htab-mem: ..." line per run (scripts/htab_mem_table.py line).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 check_knobs
-table=$LAB_ROOT/scripts/compare/htab_mem_table.py
+table=$LAB_ROOT/scripts/htab_mem_table.py
 usage="usage: scripts/guest/htab-mem.sh -b DIR [-b VARIANT_DIR] ROUNDS WARMUP SECONDS PRODUCERS"
 runner_benchs "$usage" "$@"
 shift $((OPTIND - 1))

@@ -10,7 +10,7 @@
 # Plant: make bench keeping its runs in a temporary directory removed on exit, as it did before.
 # Plant command: sed -i 's|^out=$(results_dir "$target")$|out=$(mktemp -d); trap '"'"'rm -rf "$out"'"'"' EXIT|' scripts/bench.sh
 # Plant: the summary row's mean a column narrower than the suite printed it.
-# Plant command: sed -i "s/mean_text']:>10}/mean_text']:>9}/" scripts/benchout.py
+# Plant command: sed -i "s/mean_text']:>10}/mean_text']:>9}/" scripts/readout/benchout.py
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Unit tests of benchout.py, the lab's reader of bench output: recorded runs of
 scripts/testdata/benchout/ (cut from the lab's results: testdata/benchout/README) and lines built from the printf
 formats of bench.c and benchs/*.c of 6.1, 6.12 and 7.3."""
@@ -8,7 +7,7 @@ import json
 import os
 import unittest
 
-import benchout
+from readout import benchout
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata", "benchout")
 

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """6.1's htab-mem against upstream's, run alternated in one VM boot (scripts/compare/htab-mem.sh).
 
   htab_mem_table.py line IMPL USE_CASE FLAVOUR [FILE]   one "htab-mem: ..." line from a run of bench
@@ -10,17 +9,13 @@ MiB ('-' where the run does not report it: upstream's htab-mem has no map growth
 "htab-mem: USE_CASE FLAVOUR IMPL fail WHY". The table gives, per use case and flavour, the median
 over the rounds of each implementation's op rate and memory usage, and each one's op rate against
 upstream's: the ratio of the medians and Welch's t-test on the rounds ('~': within noise, p >= 0.05;
-scripts/compare/stats.py).
+scripts/stats.py).
 Errors are one line on stderr, "htab_mem_table: ...", exit status 1 (2 for a bad command line).
 """
-import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import benchout  # noqa: E402
-import stats  # noqa: E402
+from . import benchout, stats
 
 UPSTREAM = "upstream"
 
@@ -131,9 +126,10 @@ def main(argv):
     return 2
 
 
-if __name__ == "__main__":
+def cli():
+    """scripts/htab_mem_table.py: main() with its errors as one line."""
     try:
-        sys.exit(main(sys.argv[1:]))
+        return main(sys.argv[1:])
     except (TableError, benchout.BenchOutputError) as e:
         print(f"htab_mem_table: {e}", file=sys.stderr)
-        sys.exit(1)
+        return 1

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Unit tests of regress_results.py (make regress): parsing the suites' output, and the diff.
 
 Plant of test_record_keeps_a_base_recorded_in_place: the record removes DOC/LABEL before it
@@ -12,7 +11,7 @@ import os
 import tempfile
 import unittest
 
-import regress_results as rr
+from readout import regress_results as rr
 
 PROGS_OUT = """\
 lab-regress: start htab_update
