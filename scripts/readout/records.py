@@ -26,7 +26,7 @@ meta.json (schema 1): kind, base, id, name, what (one line: what was measured), 
 command), clock (a list of: icount, wall-tcg, wall-kvm, native, none), machine, date (UTC,
 YYYY-MM-DDTHH:MM:SSZ), lab_commit (HEAD of the lab that measured), lab_dirty (its working tree had
 changes outside records/), series (the patches of patches/<base>/ that were measured: file,
-patch_id and message as scripts/lib.sh's patch_key computes them, and the paths each touches; a
+patch_id and message as patch_keys.patch_key computes them, and the paths each touches; a
 lab-wide record has {base: its series} for every base),
 files (every data file, relative), and optionally status (the command's exit status), variants
 ({name: commit of the kernel tree or patch}), params (the tool's own settings), migrated_from
@@ -44,7 +44,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import LAB_ROOT
+from . import LAB_ROOT, patch_keys
 SCHEMA = 1
 # kind: (what the tool is, the files a record of it must hold: a name, or "A|B" for either)
 KINDS = {
@@ -126,11 +126,11 @@ def touches(paths, prefixes):
 
 
 def series_keys(directory, repo=LAB_ROOT):
-    """The series in directory (scripts/lib.sh's series_patches: NNNN-*.patch but the cover
-    letter, of each series directory NN-name/ in order when it has them), each as {file,
-    patch_id, message, paths}: file is relative to directory; patch_id and message are lib.sh's
-    patch_key (git patch-id --stable, and a hash of the subject and message), its one definition;
-    repo: a git repository for git patch-id to run in."""
+    """The series in directory (patch_keys.series_patches: NNNN-*.patch but the cover letter, of
+    each series directory NN-name/ in order when it has them), each as {file, patch_id, message,
+    paths}: file is relative to directory; patch_id and message are patch_keys.patch_key's (git
+    patch-id --stable, and a hash of the subject and message); repo: a git repository for git
+    patch-id to run in."""
     if not os.path.isdir(directory):
         return []
     # The keys follow from the files alone: a directory whose files (names and bytes) were seen
@@ -147,18 +147,15 @@ def series_keys(directory, repo=LAB_ROOT):
     memo = _SERIES_KEYS.get(digest.hexdigest())
     if memo is not None:
         return [dict(k, paths=list(k["paths"])) for k in memo]
-    script = '. "$0/scripts/lib.sh" && for f in $(series_patches "$1"); do echo "${f#"$1"/} $(patch_key "$f")"; done'
-    env = {k: v for k, v in os.environ.items() if k != "BASE"}
-    env["TREE"] = repo
-    p = subprocess.run(["bash", "-c", script, LAB_ROOT, directory], capture_output=True, text=True, env=env)
-    if p.returncode:
-        raise Error("scripts/lib.sh patch_key failed on %s: %s" % (directory, p.stderr.strip()))
     keys = []
-    for line in p.stdout.splitlines():
-        name, pid, message = line.split()
-        with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
+    for path in patch_keys.series_patches(directory):
+        try:
+            pid, message = patch_keys.patch_key(path, repo)
+        except patch_keys.Error as e:
+            raise Error("%s: %s" % (path, e)) from None
+        with open(path, encoding="utf-8", errors="replace") as f:
             paths = touched_paths(f.read())
-        keys.append({"file": name, "patch_id": pid, "message": message, "paths": paths})
+        keys.append({"file": os.path.relpath(path, directory), "patch_id": pid, "message": message, "paths": paths})
     _SERIES_KEYS[digest.hexdigest()] = [dict(k, paths=list(k["paths"])) for k in keys]
     return keys
 
