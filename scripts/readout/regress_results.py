@@ -14,6 +14,12 @@
       each side's results (its *.json and about) copied to DOC/LABEL, for make regress RECORD=1,
       through DOC/LABEL.new: a side that is DOC/LABEL already (regress.sh -B of the recorded base)
       is read before it is replaced
+  regress_results.py marks QUESTION OUTPUT [NAME]
+      what regress.sh's resume loop asks of a suite's output (its lab-regress: markers, read here
+      only): finished (the tests that ended or were lost, sorted, one a line), failed (of those,
+      the ones that ended with a non-zero status or were lost), started (the last test started,
+      if any), and, as the exit status (0: yes, 1: no): ended NAME (NAME has its end marker), done
+      (the guest's run got to its end), retried (the failed tests ran again)
 
 On bases whose test_progs has -J (--json-summary: 6.4 and later, so 6.12 and 7.3, not 6.1),
 regress-guest.sh prints each test_progs run's JSON summary after its end marker,
@@ -42,6 +48,7 @@ SPLAT = re.compile(r"\b(BUG|WARNING|UBSAN|Oops)[: ]|watchdog: .*lockup|rcu: INFO
                    r"inconsistent lock state|Kernel panic")
 KMSG = re.compile(r"^\[\s*\d+\.\d+\]\s*")
 MARK = re.compile(r"^lab-regress: (start|end|lost) (\S+)(?: (.*))?$")
+RUN_MARK = re.compile(r"^lab-regress: (done|retried)$")
 JSON_MARK = re.compile(r"^lab-regress: json (\S+) (\{.*\})$")
 # how much of a failed test's log a record keeps
 LOG_CHARS = 300
@@ -175,7 +182,7 @@ def parse(suite, output, denied_file, wall, console=None):
             what, name, rest = m.groups()
             if what == "end":
                 kv = dict(x.split("=", 1) for x in (rest or "").split())
-                rc, secs = int(kv.get("rc", 1)), int(kv.get("secs", 0))
+                rc, secs = end_rc(rest), int(kv.get("secs", 0))
                 last_rc[name] = rc
                 prev = tests.get(name, {}).get("result")
                 if rc == 137:
@@ -332,6 +339,30 @@ def diff(base_dir, series_dir, allow=""):
     return 1 if broken or unlisted else 0
 
 
+def end_rc(rest):
+    """The rc=N of an end marker's rest ("rc=0 secs=3"); 1 without one."""
+    kv = dict(x.split("=", 1) for x in (rest or "").split() if "=" in x)
+    return int(kv.get("rc", 1))
+
+
+def marks(question, output, name=None):
+    """The answer to one of regress.sh's questions about OUTPUT's markers (see marks in the usage):
+    a list of names, or a bool."""
+    with open(output, errors="replace") as f:
+        lines = [line.rstrip("\r\n") for line in f]
+    found = [m.groups() for m in map(MARK.match, lines) if m]
+    runs = {m.group(1) for m in map(RUN_MARK.match, lines) if m}
+    if question == "finished":
+        return sorted({n for what, n, _ in found if what in ("end", "lost")})
+    if question == "failed":
+        return sorted({n for what, n, rest in found if what == "lost" or (what == "end" and end_rc(rest) != 0)})
+    if question == "started":
+        return [n for what, n, _ in found if what == "start"][-1:]
+    if question == "ended":
+        return any(what == "end" and n == name and (rest or "").startswith("rc=") for what, n, rest in found)
+    return question in runs
+
+
 def record(doc, args):
     """Copy each LABEL=DIR's results to DOC/LABEL, keeping only what the repository holds."""
     for label, kdir in (a.split("=", 1) for a in args):
@@ -360,6 +391,13 @@ def main(argv):
         return 0
     if len(argv) in (4, 5) and argv[1] == "diff":
         return diff(*argv[2:])
+    if len(argv) in (4, 5) and argv[1] == "marks" and argv[2] in ("finished", "failed", "started", "ended", "done", "retried") \
+            and (len(argv) == 5) == (argv[2] == "ended"):
+        answer = marks(*argv[2:])
+        if isinstance(answer, bool):
+            return 0 if answer else 1
+        print("".join(n + "\n" for n in answer), end="")
+        return 0
     if len(argv) >= 4 and argv[1] == "record" and all("=" in a for a in argv[3:]):
         record(argv[2], argv[3:])
         return 0
