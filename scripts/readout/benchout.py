@@ -18,12 +18,23 @@ and one final line with mean ± stddev, in the format of its report_final:
   SUMMARY tasks_trace grace period latency<TAB>avg M us<TAB>stddev S us            rcu tasks trace
   SUMMARY ticks per tasks_trace grace period<TAB>avg M<TAB>stddev S
 
-The lab's own lines (scripts/guest/suite.sh prints them, make bench and make compare read them):
+The runners of scripts/guest/ print each run of bench as it came, between two markers, and the
+host reads it here, once (run, below):
+
+  lab-raw: bench NAME FAMILY                  a benchmark of the registry (scripts/guest/suite.sh)
+  lab-raw: scaling BENCH A|B pN               make scaling's runs (scripts/guest/scaling.sh)
+  lab-raw: htab-mem IMPL USE_CASE FLAVOUR     htab-mem against upstream's (scripts/guest/htab-mem.sh)
+  ...bench's output...
+  lab-raw-end: rc=N                           bench's exit status
+
+A raw run without its end marker (the VM died in it) gives nothing. The lines the host makes of
+them, which older logs hold as the guest printed them and which are read as well:
 
   lab-result: NAME FAMILY MEAN STDDEV UNIT
   lab-memory: NAME FAMILY MEAN STDDEV PEAK MiB        htab-mem's memory usage (upstream's figure)
   lab-map-growth: NAME FAMILY MEAN STDDEV PEAK MiB    the hash map's own growth (6.1's series)
   lab-missing: NAME FAMILY WHY                        no result: skipped, FAILED, no summary line
+                                                      (suite.sh prints those it skips)
 
 and those of the other runners of scripts/guest/: "scaling: BENCH A|B pN MEAN STDDEV" (or
 "... pN fail WHY") and "htab-mem: ..." (scripts/htab_mem_table.py).
@@ -92,6 +103,10 @@ LAB_RESULT = re.compile(r"^lab-result: (\S+) (\S+) (" + NUM + r") (" + NUM + r"|
 LAB_MEMORY = re.compile(r"^lab-(memory|map-growth): (\S+) (\S+) (" + NUM + r") (" + NUM + r") (" + NUM +
                         r") MiB$")
 LAB_MISSING = re.compile(r"^lab-missing: (\S+) (\S+) (.+)$")
+RAW_START = re.compile(r"^lab-raw: (bench|scaling|htab-mem) (\S+(?: \S+)*)$")
+RAW_END = re.compile(r"^lab-raw-end: rc=(\d+)$")
+# the first line of a failed scaling run that says why
+SCALING_WHY = re.compile(r"fail|error|denied|not supported", re.I)
 SCALING = re.compile(r"^scaling: (\S+) ([AB]) p(\d+) (?:(" + NUM + r") (" + NUM + r"|-)|fail ?(.*))$")
 
 
@@ -310,29 +325,88 @@ def fmt(x, unit=""):
     return f"{x:.2f}" if unit in ("k/s", "MiB") else f"{x:.3f}"
 
 
-def lab_lines(run, name, family):
+def lab_results(run, name, family):
+    """One run's results as run_record keeps them: its main metric, with htab-mem's memory and map
+    growth, then one result a metric of each role line; each value as bench printed it (mean_text,
+    stddev_text: 3 decimals, fmt) and as that number."""
+    def result(result_name, mean, stddev, unit):
+        mean_text, stddev_text = fmt(mean, unit), fmt(stddev, unit)
+        return {"name": result_name, "family": family, "mean": float(mean_text), "mean_text": mean_text,
+                "stddev": None if stddev_text == "-" else float(stddev_text), "stddev_text": stddev_text,
+                "unit": unit or "-", "memory": None, "map_growth": None}
+
     m = main_metric(run)
-    lines = [f"lab-result: {name} {family} {fmt(m['mean'], m['unit'])} "
-             f"{fmt(m['stddev'], m['unit'])} {m['unit'] or '-'}"]
-    for kind, mem in (("memory", memory(run)), ("map-growth", map_growth(run))):
+    first = result(name, m["mean"], m["stddev"], m["unit"])
+    for key, mem in (("memory", memory(run)), ("map_growth", map_growth(run))):
         if mem:
-            lines.append(f"lab-{kind}: {name} {family} {fmt(mem['mean'], 'MiB')} "
-                         f"{fmt(mem['stddev'], 'MiB')} {fmt(mem['peak'], 'MiB')} MiB")
+            text = [fmt(mem["mean"], "MiB"), fmt(mem["stddev"], "MiB"), fmt(mem["peak"], "MiB")]
+            first[key] = {"mean": float(text[0]), "stddev": float(text[1]), "peak": float(text[2]), "text": text}
+    out = [first]
     for r in run["roles"]:
         for metric, key, unit in (("inserts", "inserts", "M/s"), ("e2big", "e2big", "M/s"),
                                   ("failed-insert", "failed_ns", "ns")):
             if r[key] is not None:
-                lines.append(f"lab-result: {name}.{r['role']}.{metric} {family} {fmt(r[key], unit)} "
-                             f"{fmt(r[key + '_sd'], unit)} {unit}")
+                out.append(result(f"{name}.{r['role']}.{metric}", r[key], r[key + "_sd"], unit))
+    return out
+
+
+def lab_lines(run, name, family):
+    """lab_results as the lab-result (lab-memory, lab-map-growth) lines the guest printed before."""
+    lines = []
+    for r in lab_results(run, name, family):
+        lines.append(f"lab-result: {r['name']} {family} {r['mean_text']} {r['stddev_text']} {r['unit']}")
+        for kind, key in (("memory", "memory"), ("map-growth", "map_growth")):
+            if r[key]:
+                lines.append(f"lab-{kind}: {r['name']} {family} {' '.join(r[key]['text'])} MiB")
     return lines
+
+
+def pieces(text):
+    """TEXT in order: ("line", LINE) for a line outside the raw runs, ("raw", KIND, WORDS, OUTPUT,
+    RC) for a raw run with its end marker."""
+    out, raw = [], None
+    for line in text.splitlines():
+        line = line.rstrip("\r")
+        start = RAW_START.match(line)
+        if start:
+            raw = (start.group(1), start.group(2).split(), [])   # one before without its end: lost
+            continue
+        if raw is None:
+            out.append(("line", line))
+            continue
+        end = RAW_END.match(line)
+        if end:
+            out.append(("raw", raw[0], raw[1], "".join(x + "\n" for x in raw[2]), int(end.group(1))))
+            raw = None
+        else:
+            raw[2].append(line)
+    return out
+
+
+def raw_results(words, output, rc):
+    """The results of a raw run of a benchmark of the registry (words: NAME FAMILY): lab_results, or
+    one {name, family, missing: WHY} (FAILED: bench's exit status; no summary line)."""
+    if len(words) != 2:
+        raise BenchOutputError(f"malformed lab-raw: bench line: '{' '.join(words)[:80]}'")
+    name, family = words
+    if rc != 0:
+        return [{"name": name, "family": family, "missing": "FAILED"}]
+    try:
+        return lab_results(one_run(output), name, family)
+    except BenchOutputError:
+        return [{"name": name, "family": family, "missing": "no summary line"}]
 
 
 def parse_lab(text, missing=False):
     """The lab-result lines of TEXT, with the lab-memory and lab-map-growth lines of the same
     benchmark, in order; with MISSING, the lab-missing lines too ({name, family, missing: WHY})."""
     results = []
-    for raw in text.splitlines():
-        line = raw.rstrip("\r")
+    for piece in pieces(text):
+        if piece[0] == "raw":
+            if piece[1] == "bench":
+                results += [r for r in raw_results(*piece[2:]) if missing or "missing" not in r]
+            continue
+        line = piece[1]
         m = LAB_RESULT.match(line)
         if m:
             results.append({"name": m.group(1), "family": m.group(2), "mean": float(m.group(3)),
@@ -362,8 +436,12 @@ def parse_scaling(text):
     """The "scaling: ..." lines of TEXT (scripts/guest/scaling.sh), in order: {name, bench (A or
     B), producers, mean, stddev} or, for a failed run, {name, bench, producers, fail: WHY}."""
     out = []
-    for raw in text.splitlines():
-        line = raw.rstrip("\r")
+    for piece in pieces(text):
+        if piece[0] == "raw":
+            if piece[1] == "scaling":
+                out.append(raw_scaling(*piece[2:]))
+            continue
+        line = piece[1]
         if not line.startswith("scaling: "):
             continue
         m = SCALING.match(line)
@@ -376,6 +454,46 @@ def parse_scaling(text):
             r.update(mean=float(m.group(4)), stddev=None if m.group(5) == "-" else float(m.group(5)))
         out.append(r)
     return out
+
+
+def raw_scaling(words, output, _rc):
+    """A raw run of make scaling (words: BENCH A|B pN) as parse_scaling gives it: its Summary's hits
+    rate in M/s, or fail WHY (the first line of bench's output that says why, else what is wrong
+    with its Summary)."""
+    m = re.fullmatch(r"(\S+) ([AB]) p(\d+)", " ".join(words))
+    if not m:
+        raise BenchOutputError(f"malformed lab-raw: scaling line: '{' '.join(words)[:80]}'")
+    r = {"name": m.group(1), "bench": m.group(2), "producers": int(m.group(3))}
+    try:
+        rate = main_metric(one_run(output), "hits")
+        why = None if rate["unit"] == "M/s" else " ".join(
+            [fmt(rate["mean"], rate["unit"]), fmt(rate["stddev"], rate["unit"]), rate["unit"] or "-"])
+    except BenchOutputError as e:
+        rate, why = None, f"benchout: {e}"
+    if why is None:
+        mean, stddev = fmt(rate["mean"], rate["unit"]), fmt(rate["stddev"], rate["unit"])
+        r.update(mean=float(mean), stddev=None if stddev == "-" else float(stddev))
+    else:
+        said = [line for line in output.splitlines() if SCALING_WHY.search(line)]
+        r["fail"] = said[0] if said else why
+    return r
+
+
+def htab_mem_line(impl, use_case, flavour, text):
+    """The "htab-mem: ..." line of one run's bench output TEXT (scripts/htab_mem_table.py)."""
+    head = f"htab-mem: {use_case} {flavour} {impl}"
+    try:
+        run = one_run(text)
+        op = main_metric(run, "per-prod-op")
+    except BenchOutputError as e:
+        return f"{head} fail {e}"
+    if run["warnings"]:
+        return f"{head} fail {run['warnings'][0]}"
+    usage = memory(run)
+    growth = map_growth(run)
+    return " ".join([head, fmt(op["mean"], "k/s")] +
+                    [fmt(x, "MiB") for x in (usage and usage["mean"], usage and usage["peak"],
+                                             growth and growth["mean"])])
 
 
 def run_record(text, fields):
@@ -393,7 +511,14 @@ def run_record(text, fields):
             run[key] = value
     run["results"] = parse_lab(text, missing=True)
     run["scaling"] = parse_scaling(text)
-    run["htab_mem"] = [line.rstrip("\r") for line in text.splitlines() if line.startswith("htab-mem: ")]
+    run["htab_mem"] = []
+    for piece in pieces(text):
+        if piece[0] == "line" and piece[1].startswith("htab-mem: "):
+            run["htab_mem"].append(piece[1])
+        elif piece[0] == "raw" and piece[1] == "htab-mem":
+            if len(piece[2]) != 3:
+                raise BenchOutputError(f"malformed lab-raw: htab-mem line: '{' '.join(piece[2])[:80]}'")
+            run["htab_mem"].append(htab_mem_line(*piece[2], piece[3]))
     return run
 
 

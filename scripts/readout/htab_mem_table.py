@@ -24,23 +24,6 @@ class TableError(Exception):
     pass
 
 
-def run_line(impl, use_case, flavour, text):
-    """The "htab-mem: ..." line of one run's bench output TEXT."""
-    head = f"htab-mem: {use_case} {flavour} {impl}"
-    try:
-        run = benchout.one_run(text)
-        op = benchout.main_metric(run, "per-prod-op")
-    except benchout.BenchOutputError as e:
-        return f"{head} fail {e}"
-    if run["warnings"]:
-        return f"{head} fail {run['warnings'][0]}"
-    usage = benchout.memory(run)
-    growth = benchout.map_growth(run)
-    return " ".join([head, benchout.fmt(op["mean"], "k/s")] +
-                    [benchout.fmt(x, "MiB") for x in (usage and usage["mean"], usage and usage["peak"],
-                                                      growth and growth["mean"])])
-
-
 def parse(text):
     """{(use_case, flavour): {impl: [(op, usage, peak, growth) or None for a failed run]}}, in order."""
     cells = {}
@@ -117,7 +100,7 @@ def table(cells):
 def main(argv):
     if len(argv) >= 4 and argv[0] == "line" and len(argv) <= 5:
         text = benchout.read_input(argv[4] if len(argv) == 5 else None)
-        print(run_line(argv[1], argv[2], argv[3], text))
+        print(benchout.htab_mem_line(argv[1], argv[2], argv[3], text))
         return 0
     if argv and argv[0] == "table" and len(argv) <= 2:
         print(table(parse(lines_of(benchout.read_input(argv[1] if len(argv) == 2 else None)))))

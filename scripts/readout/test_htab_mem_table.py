@@ -18,16 +18,16 @@ UPSTREAM = ("Setting up benchmark 'htab-mem-upstream'...\n"
 
 class Lines(unittest.TestCase):
     def test_ours_and_upstreams(self):
-        self.assertEqual(t.run_line("barrier", "add_del_on_diff_cpu", "prealloc", OURS),
+        self.assertEqual(benchout.htab_mem_line("barrier", "add_del_on_diff_cpu", "prealloc", OURS),
                          "htab-mem: add_del_on_diff_cpu prealloc barrier 1.00 1.31 1.35 0.63")
-        self.assertEqual(t.run_line("upstream", "overwrite", "bpf-ma", UPSTREAM),
+        self.assertEqual(benchout.htab_mem_line("upstream", "overwrite", "bpf-ma", UPSTREAM),
                          "htab-mem: overwrite bpf-ma upstream 1.10 1.25 1.40 -")
 
     def test_failed_run_and_warning(self):
-        self.assertRegex(t.run_line("turn", "overwrite", "bpf-ma", "htab-mem: cannot open x\n"),
+        self.assertRegex(benchout.htab_mem_line("turn", "overwrite", "bpf-ma", "htab-mem: cannot open x\n"),
                          r"^htab-mem: overwrite bpf-ma turn fail no Summary line")
         warned = OURS.replace("Summary", "WARNING: 3 producers were triggered out of their turn\nSummary")
-        self.assertEqual(t.run_line("turn", "overwrite", "bpf-ma", warned),
+        self.assertEqual(benchout.htab_mem_line("turn", "overwrite", "bpf-ma", warned),
                          "htab-mem: overwrite bpf-ma turn fail WARNING: 3 producers were triggered "
                          "out of their turn")
 

@@ -15,6 +15,9 @@
 # Plant: make regress's resume loop not running a test lost in a dead VM again (regress_results.py
 # marks failed without the lost ones; test_regress_results).
 # Plant command: sed -i 's/if what == "lost" or (what == "end" and end_rc(rest) != 0)/if what == "end" and end_rc(rest) != 0/' scripts/readout/regress_results.py
+# Plant: a benchmark whose bench failed read from its raw output as one without a summary line, not
+# as FAILED (benchout.py raw_results; test_benchout).
+# Plant command: sed -i 's/^    if rc != 0:$/    if rc < 0:/' scripts/readout/benchout.py
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
