@@ -479,6 +479,9 @@ class RawRuns(unittest.TestCase):
                           {"name": "trig-base", "family": "trigger", "missing": "FAILED"},
                           {"name": "trig-kprobe", "family": "trigger", "missing": "no summary line"}])
         self.assertEqual(benchout.parse_lab(log), [])
+        # a run without a result fails the runner's run, as when the guest read it
+        self.assertEqual([benchout.run_record(log, ["status=0"])["status"],
+                          benchout.run_record(raw("bench", "a b", HITS_DROPS), ["status=0"])["status"]], [1, 0])
 
     def test_scaling_and_htab_mem(self):
         log = (raw("scaling", "trig-base A p1", "Setting up benchmark 'trig-base'...\n" + HITS_DROPS)
