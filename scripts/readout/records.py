@@ -359,8 +359,11 @@ def machine():
             model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "")
     except OSError:
         pass
-    qemu = subprocess.run(["sh", "-c", "qemu-system-x86_64 --version 2>/dev/null | head -n1"],
-                          capture_output=True, text=True).stdout.split()
+    try:
+        qemu = subprocess.run(["qemu-system-x86_64", "--version"], capture_output=True,
+                              text=True).stdout.split("\n")[0].split()
+    except OSError:
+        qemu = []
     text = "%d host CPUs (%s), Linux %s" % (os.cpu_count(), model or "unknown model", os.uname().release)
     return text + (", QEMU %s" % qemu[3] if len(qemu) > 3 else "")
 
