@@ -104,7 +104,8 @@ LAB_MEMORY = re.compile(r"^lab-(memory|map-growth): (\S+) (\S+) (" + NUM + r") (
                         r") MiB$")
 LAB_MISSING = re.compile(r"^lab-missing: (\S+) (\S+) (.+)$")
 RAW_START = re.compile(r"^lab-raw: (bench|scaling|htab-mem) (\S+(?: \S+)*)$")
-RAW_END = re.compile(r"^lab-raw-end: rc=(\d+)$")
+# (searched: after a run killed mid-line, its marker follows that line's start)
+RAW_END = re.compile(r"lab-raw-end: rc=(\d+)$")
 # the first line of a failed scaling run that says why
 SCALING_WHY = re.compile(r"fail|error|denied|not supported", re.I)
 SCALING = re.compile(r"^scaling: (\S+) ([AB]) p(\d+) (?:(" + NUM + r") (" + NUM + r"|-)|fail ?(.*))$")
@@ -374,8 +375,10 @@ def pieces(text):
         if raw is None:
             out.append(("line", line))
             continue
-        end = RAW_END.match(line)
+        end = RAW_END.search(line)
         if end:
+            if end.start():
+                raw[2].append(line[:end.start()])
             out.append(("raw", raw[0], raw[1], "".join(x + "\n" for x in raw[2]), int(end.group(1))))
             raw = None
         else:

@@ -473,11 +473,13 @@ class RawRuns(unittest.TestCase):
         log = ("lab-missing: trig-tp trigger skipped\n"
                + raw("bench", "trig-base trigger", "libbpf: failed to load\n", rc=1)
                + raw("bench", "trig-kprobe trigger", "Setting up benchmark 'trig-kprobe'...\n")
+               + "lab-raw: bench trig-fentry trigger\nIter 1 (100us): hits 1.0M/slab-raw-end: rc=137\n"
                + "lab-raw: bench trig-rawtp trigger\nSetting up benchmark 'trig-rawtp'...\n")
         self.assertEqual(benchout.run_record(log, [])["results"],
                          [{"name": "trig-tp", "family": "trigger", "missing": "skipped"},
                           {"name": "trig-base", "family": "trigger", "missing": "FAILED"},
-                          {"name": "trig-kprobe", "family": "trigger", "missing": "no summary line"}])
+                          {"name": "trig-kprobe", "family": "trigger", "missing": "no summary line"},
+                          {"name": "trig-fentry", "family": "trigger", "missing": "FAILED"}])
         self.assertEqual(benchout.parse_lab(log), [])
         # a run without a result fails the runner's run, as when the guest read it
         self.assertEqual([benchout.run_record(log, ["status=0"])["status"],
