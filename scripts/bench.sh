@@ -7,8 +7,8 @@
 # are passed to the VM. The run lands in $LAB_CACHE/<base>/results/bench/<date>/ (host-bench/ for
 # -H; scripts/lib/results.sh): bench.log (the suite's output and the table), runs.jsonl and
 # table.txt; the last line names it. RECORD=1 also writes the run as a record,
-# records/<base>/bench/ (scripts/records.py: the suite's output, its lab-result lines and the
-# summary table).
+# records/<base>/bench/ (scripts/records.py: the suite's output, bench's runs between lab-raw:
+# markers, and the summary table).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"

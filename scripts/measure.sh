@@ -177,4 +177,5 @@ mkdir -p "$(dirname -- "$runs")"
 json=$(python3 "$LAB_ROOT/scripts/benchout.py" run "$log" "${fields[@]}") ||
 	die "the results of the run cannot be read (its output: $log)"
 echo "$json" >>"$runs"
+status=$(python3 "$LAB_ROOT/scripts/benchout.py" field status "$runs")	# the host's reading of the run
 exit "$status"

@@ -106,7 +106,7 @@ run_suite() {
 	[[ ! -s $out.out || -f $out.console ]] ||
 		die "$suite: $out.out holds runs without their console ($out.console), so their splats are unknown: remove $out.* to run $suite again"
 	if [[ -s $out.out ]]; then
-		sed -n 's/^lab-regress: \(end\|lost\) \([^ ]*\).*/\2/p' "$out.out" | sort -u >"$out.finished"
+		python3 "$LAB_ROOT/scripts/regress_results.py" marks finished "$out.out" >"$out.finished"
 		awk 'NR == FNR { done[$1]; next } !($1 in done)' "$out.finished" "$todo" >"$todo.tmp"
 		mv "$todo.tmp" "$todo"
 		note "$suite: $(wc -l <"$out.finished") tests finished in an earlier run, $(wc -l <"$todo") to run ($out.out)"
@@ -119,9 +119,8 @@ run_suite() {
 	run_todo "$todo"
 	# A test_progs test that failed runs once more, in a new VM, after the others: one that passes
 	# then is flaky (its record says so), not failed. Done once per suite run.
-	if [[ $suite == test_progs* ]] && ! grep -qx 'lab-regress: retried' "$out.out"; then
-		sed -n 's/^lab-regress: end \([^ ]*\) rc=[1-9].*/\1/p; s/^lab-regress: lost \([^ ]*\) .*/\1/p' "$out.out" |
-			sort -u >"$out.failed"
+	if [[ $suite == test_progs* ]] && ! python3 "$LAB_ROOT/scripts/regress_results.py" marks retried "$out.out"; then
+		python3 "$LAB_ROOT/scripts/regress_results.py" marks failed "$out.out" >"$out.failed"
 		awk 'NR == FNR { f[$1]; next } ($1 in f)' "$out.failed" "$out.plan" >"$todo"
 		if [[ -s $todo ]]; then
 			note "$suite: $(wc -l <"$todo") failed tests run again: $(cut -d' ' -f1 "$todo" | xargs)"

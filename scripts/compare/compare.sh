@@ -90,7 +90,7 @@ command="BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$vari
 	echo "Machine: $(nproc) host CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), QEMU $(qemu-system-x86_64 --version | awk 'NR==1 { print $4 }') TCG, guest: ${CPUS:-$VM_CPUS} online CPUs (wall), 1 (icount)"
 	echo "Variants: $(for v in $variants; do printf '%s=%s ' "$v" "${commit[$v]:0:12}"; done)"
 	echo "bench: $(git -C "$TREE" log -1 --format='%h %s' "$bench"), -w$SUITE_WARMUP -d$duration"
-	/usr/bin/python3 "$LAB_ROOT/scripts/compare/stats.py" "$csv" "$out"
+	/usr/bin/python3 "$LAB_ROOT/scripts/stats.py" "$csv" "$out"
 } >"$out/README.md"
 cat "$out/README.md"
 if [[ ${RECORD:-0} == 1 ]]; then

@@ -11,7 +11,7 @@
 #       as a fourth implementation named 'variant'
 #       (its column in the table; take -n a multiple of 4, so that each runs in every place)
 #   -R  record the log and the table: records/6.1/htab-mem/<date>-htab-mem-vs-upstream/ (scripts/records.py)
-# Prints one "htab-mem: ..." line per run (scripts/compare/htab_mem_table.py), then the table:
+# Prints each run of bench as it came (its "htab-mem: ..." line is made on the host), then the table:
 # medians over the rounds, each implementation's op rate against upstream's with Welch's t-test.
 # The runs go through scripts/measure.sh (runner scripts/guest/htab-mem.sh), in one VM boot; the
 # table is printed from its line. The log, runs file and table land in
@@ -22,7 +22,7 @@ own_group "$@"
 check_knobs
 
 usage="usage: htab-mem.sh [-n ROUNDS] [-w SECONDS] [-d SECONDS] [-p PRODUCERS] [-r REV] [-v VARIANT] [-R]"
-table=$LAB_ROOT/scripts/compare/htab_mem_table.py
+table=$LAB_ROOT/scripts/htab_mem_table.py
 
 rounds=3 warmup=2 secs=5 prods=2 record=0 rev=HEAD variant='' command="BASE=$BASE scripts/compare/htab-mem.sh $*"
 while getopts :n:w:d:p:r:v:Rh opt; do

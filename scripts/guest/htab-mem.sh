@@ -4,11 +4,11 @@
 # upstream's (htab-mem-upstream) and, with a second bench, the series' htab-mem of a variant, in an
 # order that rotates every round.
 #   scripts/guest/htab-mem.sh -b DIR [-b VARIANT_DIR] ROUNDS WARMUP SECONDS PRODUCERS
-# One "htab-mem: ..." line per run (scripts/compare/htab_mem_table.py line).
+# Each run's output as bench wrote it, between "lab-raw: htab-mem IMPL USE_CASE FLAVOUR" and
+# "lab-raw-end: rc=N"; the host makes its "htab-mem: ..." line (scripts/benchout.py).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 check_knobs
-table=$LAB_ROOT/scripts/compare/htab_mem_table.py
 usage="usage: scripts/guest/htab-mem.sh -b DIR [-b VARIANT_DIR] ROUNDS WARMUP SECONDS PRODUCERS"
 runner_benchs "$usage" "$@"
 shift $((OPTIND - 1))
@@ -33,8 +33,10 @@ for ((r = 0; r < rounds; r++)); do
 				esac
 				args+=(--use-case "$use_case")
 				[[ $flavour == bpf-ma ]] || args+=(--preallocated)
-				out=$(timeout -k 5 $((warmup + secs + 60)) "$bench" "${args[@]}" 2>&1) || true
-				python3 "$table" line "$impl" "$use_case" "$flavour" <<<"$out"
+				echo "lab-raw: htab-mem $impl $use_case $flavour"
+				rc=0
+				timeout -k 5 $((warmup + secs + 60)) "$bench" "${args[@]}" 2>&1 || rc=$?
+				echo "lab-raw-end: rc=$rc"
 			done
 		done
 	done

@@ -2,12 +2,11 @@
 # The guest runner of make scaling (scripts/measure.sh RUNNER scaling), on the host or in the VM:
 # each trigger benchmark at -p1 and -p2 with two builds of the selftests bench, alternated.
 #   scripts/guest/scaling.sh -b DIR_A -b DIR_B ROUNDS SECONDS BENCH...
-# One line per run: "scaling: BENCH A|B pN MEAN STDDEV" (the hits rate of its Summary line, M/s)
-# or "scaling: BENCH A|B pN fail WHY".
+# Each run's output as bench wrote it, between "lab-raw: scaling BENCH A|B pN" and "lab-raw-end:
+# rc=N"; the host reads its hits rate (scripts/benchout.py).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 check_knobs
-benchout=$LAB_ROOT/scripts/benchout.py
 usage="usage: scripts/guest/scaling.sh -b DIR_A -b DIR_B ROUNDS SECONDS BENCH..."
 runner_benchs "$usage" "$@"
 shift $((OPTIND - 1))
@@ -24,16 +23,10 @@ for ((r = 1; r <= rounds; r++)); do
 			for h in $order; do
 				dir=${dirs[0]}
 				[[ $h == B ]] && dir=${dirs[1]}
-				out=$(cd "$dir" && timeout -k 5 $((secs + 60)) ./bench -w1 -d"$secs" -p"$p" "$b" 2>&1) || true
-				# the hits rate of the Summary line (scripts/benchout.py), in M/s
-				rate=$(python3 "$benchout" rate -m hits <<<"$out" 2>&1) || rate="fail $rate"
-				read -r mean stddev unit <<<"$rate"
-				if [[ $mean != fail && $unit == M/s ]]; then
-					echo "scaling: $b $h p$p $mean $stddev"
-				else
-					why=$(grep -m1 -iE 'fail|error|denied|not supported' <<<"$out" || echo "${rate#fail }")
-					echo "scaling: $b $h p$p fail $why"
-				fi
+				echo "lab-raw: scaling $b $h p$p"
+				rc=0
+				(cd "$dir" && timeout -k 5 $((secs + 60)) ./bench -w1 -d"$secs" -p"$p" "$b" 2>&1) || rc=$?
+				echo "lab-raw-end: rc=$rc"
 			done
 		done
 	done

@@ -5,13 +5,13 @@
 #   scripts/guest/suite.sh -b BENCH_DIR -w vm|host [-d SECONDS] [-W SECONDS] [-x 'NAME...'] [NAME_OR_FAMILY...]
 #   -x  skip these benchmarks (reported as skipped, not failed); on a host without tracefs, those
 #       that need it are skipped too
-# Each result is printed as a machine-readable line, which scripts/benchout.py reads (make bench's
-# summary table is printed from them, on the host):
-#   lab-result: NAME FAMILY MEAN STDDEV UNIT
-# and, for a benchmark that reports the memory it holds (htab-mem), one or two more:
-#   lab-memory: NAME FAMILY MEAN STDDEV PEAK MiB
-#   lab-map-growth: NAME FAMILY MEAN STDDEV PEAK MiB
-# A benchmark without a result: lab-missing: NAME FAMILY skipped|FAILED|no summary line
+# Each run's output is printed as bench wrote it, between two markers that the host reads
+# (scripts/benchout.py, which reads the output too, once; make bench's summary table is printed
+# from what it reads):
+#   lab-raw: bench NAME FAMILY
+#   ...bench's output...
+#   lab-raw-end: rc=N
+# A benchmark skipped: lab-missing: NAME FAMILY skipped
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 check_knobs
@@ -49,22 +49,11 @@ for line in "${selected[@]}"; do
 		continue
 	fi
 	note "$name: ./bench -w$warmup -d$duration $args"
+	echo "lab-raw: bench $name $family"
+	rc=0
 	# shellcheck disable=SC2086 # the registry's arguments are words
-	if ! out=$(./bench -w"$warmup" -d"$duration" $args 2>&1); then
-		echo "$out" | tail -n 5 >&2
-		echo "lab-missing: $name $family FAILED"
-		failed=$((failed + 1))
-		continue
-	fi
-	# The result lines, from the Summary line whatever its benchmark's format (scripts/benchout.py)
-	if ! lab=$(python3 "$LAB_ROOT/scripts/benchout.py" lab "$name" "$family" <<<"$out"); then
-		echo "$out" | tail -n 5 >&2
-		echo "lab-missing: $name $family no summary line"
-		failed=$((failed + 1))
-		continue
-	fi
-	# A benchmark's own warnings (e.g. an outcome that does not match its mode) must be seen.
-	grep -E '^(WARNING|Outcomes|Memory|Expected)' <<<"$out" >&2 || true
-	echo "$lab"
+	./bench -w"$warmup" -d"$duration" $args 2>&1 || rc=$?
+	echo "lab-raw-end: rc=$rc"
+	((rc == 0)) || failed=$((failed + 1))
 done
 exit $((failed > 0))

@@ -6,7 +6,7 @@
 # Plant command: sed -i '0,/\*\*×\([0-9]\)/s//**×9\1/' Documentation/findings/freelist.md
 # Plant: the pictures drawn with a random salt for their SVG ids, as matplotlib does by default:
 # drawing them again changes them.
-# Plant command: sed -i 's/{"svg.hashsalt": "lab", /{/' scripts/findings.py
+# Plant command: sed -i 's/{"svg.hashsalt": "lab", /{/' scripts/readout/findings.py
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -3,7 +3,7 @@
 # changed (a trial of the series in a compare record; an evidence record's exit status) changes
 # its cell, and only its cell.
 # Plant: make matrix printing EVIDENCE.md back as it is instead of what the records give.
-# Plant command: sed -i 's/^        page = m.page()$/        page = open(os.path.join(args.root, args.output)).read()/' scripts/matrix.py
+# Plant command: sed -i 's/^        page = m.page()$/        page = open(os.path.join(args.root, args.output)).read()/' scripts/readout/matrix.py
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -3,7 +3,7 @@
 # every page of Documentation/ (findings, lab.md, regress.md, the archive) is reworded, its numbers
 # changed, and make matrix gives the same table, since it reads records only.
 # Plant: the reason of a "not measured" cell taken from the first line of the page it links.
-# Plant command: sed -i 's|return NOT_MEASURED, source.selector, source.args$|return NOT_MEASURED, source.selector, open(os.path.join(self.root, source.selector)).readline().strip()|' scripts/matrix.py
+# Plant command: sed -i 's|return NOT_MEASURED, source.selector, source.args$|return NOT_MEASURED, source.selector, open(os.path.join(self.root, source.selector)).readline().strip()|' scripts/readout/matrix.py
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

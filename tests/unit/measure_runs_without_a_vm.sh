@@ -10,7 +10,7 @@
 # Plant: make bench keeping its runs in a temporary directory removed on exit, as it did before.
 # Plant command: sed -i 's|^out=$(results_dir "$target")$|out=$(mktemp -d); trap '"'"'rm -rf "$out"'"'"' EXIT|' scripts/bench.sh
 # Plant: the summary row's mean a column narrower than the suite printed it.
-# Plant command: sed -i "s/mean_text']:>10}/mean_text']:>9}/" scripts/benchout.py
+# Plant command: sed -i "s/mean_text']:>10}/mean_text']:>9}/" scripts/readout/benchout.py
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -66,7 +66,7 @@ for line in open(sys.argv[1]):
 	echo "$out"
 	landed "$(tail -n1 "$scratch/bench.err")" "$LAB_CACHE/$BASE/results/bench" || return 1
 	row=$(printf '  %s' "$(printf '%-28s %10s ± %-8s %-5s' "$name" 9.329 0.142 M/s)")
-	grep -qxF "lab-result: $name $family 9.329 0.142 M/s" <<<"$out" || { echo "no lab-result line from the guest"; return 1; }
+	grep -qxF "lab-raw: bench $name $family" <<<"$out" || { echo "no raw run of bench from the guest"; return 1; }
 	[[ $(tail -n2 <<<"$out") == "Summary (vm, bench -w$SUITE_WARMUP -d$SUITE_DURATION):"$'\n'"$row" ]] ||
 		{ echo "expected the summary row '$row'"; return 1; }
 	# make scaling: one run of two benches, its table from the run's line

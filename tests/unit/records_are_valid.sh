@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 # Plant: the record checker taking code for data again.
-# Plant command: sed -i 's/^    if code and not meta.get("code_kept", "").strip():$/    if False:/' scripts/records.py
+# Plant command: sed -i 's/^    if code and not meta.get("code_kept", "").strip():$/    if False:/' scripts/readout/records.py
 records_are_valid() {
 	"$S/records.py" check
 	# a new record with a script in it is refused, and none is left behind

@@ -10,7 +10,7 @@ vm_bench_runs_the_base_registry() {
 	local name out
 	name=$(awk '$1 !~ /^#/ && NF { print $2; exit }' "$BASE_CONFIG/benchmarks")
 	out=$(BENCHS=$name "$S/bench.sh" 2>&1) || { echo "$out" | tail -n 20; return 1; }
-	echo "$out" | grep "^lab-result: $name " || { echo "$out" | tail -n 20; echo "no result for $name"; return 1; }
+	echo "$out" | grep -E "^  $name +[0-9]" || { echo "$out" | tail -n 20; echo "no result for $name"; return 1; }
 }
 
 run_test vm_bench_runs_the_base_registry "$@"

@@ -3,11 +3,13 @@
 # test_progs: its vmlinux.h, libbpf and bpftool) into OUT_DIR, and print the binary's path.
 #   tools/testing/nmi_stackmap/build.sh SELFTESTS_DIR OUT_DIR [CLANG]
 set -euo pipefail
-# shellcheck source=../../../scripts/lib.sh
-. "$(dirname "$0")/../../../scripts/lib.sh"	# die, need
-check_knobs
 
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
 usage="usage: tools/testing/nmi_stackmap/build.sh SELFTESTS_DIR OUT_DIR [CLANG]"
+[[ ${1:-} != -h && ${1:-} != --help ]] || { echo "$usage"; exit 0; }
 [[ $# == 2 || $# == 3 ]] || die "$usage"
 st=$1 out=$2 clang=${3:-clang}
 src=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +17,9 @@ inc=$st/tools/include libbpf=$st/tools/build/libbpf/libbpf.a bpftool=$st/tools/s
 for f in "$inc/vmlinux.h" "$inc/bpf/bpf_helpers.h" "$libbpf" "$bpftool"; do
 	[[ -e $f ]] || die "$f: missing (build the selftests first: scripts/bench-build.sh -c CONFIG REV test_progs)"
 done
-need "$clang" gcc
+for cmd in "$clang" gcc; do
+	command -v "$cmd" >/dev/null || die "missing '$cmd' (the lab installs it: make deps)"
+done
 mkdir -p "$out"
 "$clang" -g -O2 --target=bpf -D__TARGET_ARCH_x86 -Wno-missing-declarations -I"$inc" -I"$src" \
 	-c "$src/nmi_stackmap.bpf.c" -o "$out/nmi_stackmap.bpf.o"

@@ -27,8 +27,8 @@
 #   run.sh all      test and bench
 #
 # Environment:
-#   FREELIST_TREE     git tree to take the file from  (default: the lab's tree, $TREE)
-#   FREELIST_BASE     rev of the "base" version        (default $BASE_TAG)
+#   FREELIST_TREE     git tree to take the file from  (default: the lab's tree, scripts/lab-path.sh TREE)
+#   FREELIST_BASE     rev of the "base" version        (default: the lab's base tag, lab-base)
 #   FREELIST_REV      rev of the "series" version      (default HEAD)
 #   FREELIST_KSRC     a pristine kernel source instead of a tree (e.g. 7.3 before the lab
 #                     has BASE=7.3): its file is the base, there is no series
@@ -49,21 +49,43 @@
 #   PFL_MT_TALLY          mt: 1 = the tally build (pcpu_freelist_mtt): also the
 #                         storm roles' counters per op (pops with a node, locks,
 #                         remote locks, locks that waited)
-#   PFL_OBJ               build products           (default $BASE_CACHE/obj/pcpu_freelist)
+#   PFL_OBJ               build products           (default: the lab's cache of the base,
+#                         scripts/lab-path.sh BASE_CACHE, /obj/pcpu_freelist)
 # Build products live only under $PFL_OBJ, in directories named after a hash
 # of the tested file contents, so identical versions are built once.
 
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=../../../scripts/lib.sh
-. "$HERE/../../../scripts/lib.sh"	# LAB_ROOT, BASE_CACHE, TREE, BASE_TAG, die, note
-check_knobs
-OBJ=${PFL_OBJ:-$BASE_CACHE/obj/pcpu_freelist}
-TREE=${FREELIST_TREE:-$TREE}
-BASE_REV=${FREELIST_BASE:-$BASE_TAG}
-SERIES_REV=${FREELIST_REV:-HEAD}
+LAB_ROOT=$(cd "$HERE/../../.." && pwd)	# the lab around the harness: its tree, variants, plants, records
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+note() {
+	echo ">>> $*" >&2
+}
+case ${1:-} in
+-h | --help)
+	sed -n '4,${/^#/!q;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+	exit 0
+	;;
+esac
+
+# lab NAME: a fact of the lab (scripts/lab-path.sh: TREE, BASE, BASE_CACHE, BASE_TAG, which checks
+# the lab's knobs), asked only for what FREELIST_* and PFL_OBJ leave unset: with FREELIST_KSRC and
+# PFL_OBJ the harness runs without the lab.
+lab() {
+	"$LAB_ROOT/scripts/lab-path.sh" "$1"
+}
+OBJ=${PFL_OBJ:-$(lab BASE_CACHE)/obj/pcpu_freelist} || exit 1
 KSRC=${FREELIST_KSRC:-}
+if [ -z "$KSRC" ]; then
+	TREE=${FREELIST_TREE:-$(lab TREE)} || exit 1
+	BASE_REV=${FREELIST_BASE:-$(lab BASE_TAG)} || exit 1
+fi
+SERIES_REV=${FREELIST_REV:-HEAD}
 FILES=(percpu_freelist.c percpu_freelist.h)
 
 # names DIR GLOB: the files of DIR matching GLOB, without .patch, on one line
@@ -129,7 +151,7 @@ kversion() {
 	if [ -f "$KSRC/Makefile" ]; then
 		awk '/^VERSION =/ { v = $3 } /^PATCHLEVEL =/ { print v "." $3; exit }' "$KSRC/Makefile"
 	else
-		echo "$BASE"
+		lab BASE
 	fi
 }
 
@@ -153,12 +175,12 @@ patched_store() {
 variant() {
 	local steps step dir patch
 
-	mapfile -t steps < <(variant_steps "$1" "$VERSION")
+	mapfile -t steps < <("$LAB_ROOT/scripts/lab-variant.sh" steps "$1" "$VERSION")
 	((${#steps[@]} > 1)) || exit 2
 	dir=$base
 	[ "${steps[0]}" = base ] || dir=$series
 	for step in "${steps[@]:1}"; do
-		patch=$(variant_patch "$step" "$dir") || exit 2
+		patch=$("$LAB_ROOT/scripts/lab-variant.sh" patch "$step" "$dir") || exit 2
 		dir=$(patched_store "$dir" "$patch" "$(basename "$dir"), $step's parent") || exit 2
 	done
 	echo "$dir"
@@ -263,6 +285,7 @@ run_mt() {
 	((rc == 0)) || FAILED+=("mt")
 	[[ ${RECORD:-0} == 1 ]] || return 0
 	# RECORD=1: the run as a record, records/<base>/mt/<date>-NAME/ (PFL_MT_NAME, default mt)
+	BASE=${BASE:-$(lab BASE)} || return 1
 	for v in "$@"; do
 		vars+=(--variant "$v=$(basename "$(version_dir "$v")")")
 	done

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Unit tests of findings.py (make findings): the markers, the generators on scratch records, and
 the check, on a scratch lab."""
 import contextlib
@@ -10,10 +9,8 @@ import subprocess
 import tempfile
 import unittest
 
-import findings
-import records
-
-from labtest import ENV, TRIALS_64, write
+from readout import findings, records
+from readout.testkit import ENV, TRIALS_64, write
 
 T0 = datetime.datetime(2026, 12, 5, 10, 0, 0, tzinfo=datetime.timezone.utc)
 TRIALS = TRIALS_64 + """\

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Turn the raw trials of `make compare` into a before/after table and plots.
 
 Input: a CSV with columns clock,variant,trial,possible_cpus,family,benchmark,value,unit.
@@ -159,5 +158,6 @@ def main(argv):
             print(f"plot: {path}", file=sys.stderr)
 
 
-if __name__ == "__main__":
-    main(sys.argv)
+def cli():
+    """scripts/stats.py"""
+    return main(sys.argv)

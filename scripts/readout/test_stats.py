@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Unit tests of the statistics behind `make compare`, on fixed inputs."""
 import unittest
 
-import stats
+from readout import stats
 
 
 def rows(variant_values, clock="wall", bench="b", possible=2):

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Unit tests of matrix.py (make matrix): the extractors on records, the choice of a record,
 staleness by the patch-ids a record measured, the table and the README check, on scratch labs."""
 import contextlib
@@ -10,18 +9,15 @@ import shutil
 import tempfile
 import unittest
 
-import matrix
-import records
+from readout import matrix, records, testkit
+from readout.testkit import TRIALS_64, write
 
-import labtest
-from labtest import TRIALS_64, write
-
-ENV = dict(labtest.ENV, GIT_AUTHOR_DATE="2026-12-01T00:00:00Z", GIT_COMMITTER_DATE="2026-12-01T00:00:00Z")
+ENV = dict(testkit.ENV, GIT_AUTHOR_DATE="2026-12-01T00:00:00Z", GIT_COMMITTER_DATE="2026-12-01T00:00:00Z")
 T0 = datetime.datetime(2026, 12, 5, 10, 0, 0, tzinfo=datetime.timezone.utc)
 
 
 def git(root, *args):
-    return labtest.git(root, *args, env=ENV)
+    return testkit.git(root, *args, env=ENV)
 
 
 class Kernel:

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Unit tests of cover_letter.py, which fills in the cover letter of git format-patch
 --cover-letter for scripts/series.sh and scripts/mbox.sh."""
 import contextlib
@@ -7,7 +6,7 @@ import os
 import tempfile
 import unittest
 
-import cover_letter
+from readout import cover_letter
 
 COVER = """From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 From: A Developer <dev@example.org>

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Unit tests of nmi_results.py (scripts/nmi-stackmap.sh): reading nmi_stackmap's lines in a VM log.
 
 Plant of test_a_failed_run_reads_not_ok: the result line's "not ok" read as ok:
@@ -10,7 +9,7 @@ import os
 import tempfile
 import unittest
 
-import nmi_results as nr
+from readout import nmi_results as nr
 
 LOG = """\
 >>> booting\r

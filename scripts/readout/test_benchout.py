@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Unit tests of benchout.py, the lab's reader of bench output: recorded runs of
 scripts/testdata/benchout/ (cut from the lab's results: testdata/benchout/README) and lines built from the printf
 formats of bench.c and benchs/*.c of 6.1, 6.12 and 7.3."""
@@ -8,7 +7,7 @@ import json
 import os
 import unittest
 
-import benchout
+from readout import benchout
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata", "benchout")
 
@@ -440,6 +439,67 @@ class Runs(unittest.TestCase):
         self.assertEqual(cli("field", "bench", stdin=runs), (0, "base=ba5eba5eba5e\n", ""))
         self.assertEqual(cli("field", "nosuch", stdin=runs)[2], "benchout: no field 'nosuch' in the last run\n")
 
+
+
+def raw(kind, words, output, rc=0):
+    """A run as a runner of scripts/guest/ prints it: its output between the two markers."""
+    return f"lab-raw: {kind} {words}\n{output.rstrip(chr(10))}\nlab-raw-end: rc={rc}\n"
+
+
+class RawRuns(unittest.TestCase):
+    """The guest prints bench's output as it came; the host reads it once, into the same fields as
+    the lab-result lines the guest printed before (which older logs hold)."""
+
+    OUTPUTS = [("full-update-race", "hashmap", RACE),
+               ("htab-mem-churn-prealloc", "htab-mem", fixture("htab-mem-both.txt")),
+               ("htab-mem-growth", "htab-mem", fixture("htab-mem-growth.txt")),
+               ("htab-mem-usage", "htab-mem", fixture("htab-mem-usage.txt")),
+               ("ls-seq-get-16", "local-storage", fixture("local-storage.txt")),
+               ("full-update-full", "hashmap", fixture("full-update-full.txt")),
+               ("trig-base", "trigger", "Setting up benchmark 'trig-base'...\n" + HITS_DROPS + "\n"),
+               ("lpm-lookup", "lpm", LPM + "\n"), ("creates", "local-storage", CREATES + "\n"),
+               ("bloom-false", "bloom", FALSE_HITS + "\n"), ("sockmap", "sockmap", SOCKMAP + "\n"),
+               ("rcu-tasks-trace", "rcu", RCU_TT + "\n")]
+
+    def test_the_same_results_as_the_guests_lines(self):
+        raw_log = "".join(raw("bench", f"{n} {f}", out) for n, f, out in self.OUTPUTS)
+        lines_log = "".join(line + "\n" for n, f, out in self.OUTPUTS
+                            for line in benchout.lab_lines(benchout.one_run(out), n, f))
+        got = benchout.run_record(raw_log, ["runner=suite"])
+        self.assertEqual(json.dumps(got), json.dumps(benchout.run_record(lines_log, ["runner=suite"])))
+        self.assertEqual(len(got["results"]), len(self.OUTPUTS) + 6)    # + the race mode's role metrics
+
+    def test_failed_missing_and_cut_short(self):
+        log = ("lab-missing: trig-tp trigger skipped\n"
+               + raw("bench", "trig-base trigger", "libbpf: failed to load\n", rc=1)
+               + raw("bench", "trig-kprobe trigger", "Setting up benchmark 'trig-kprobe'...\n")
+               + "lab-raw: bench trig-fentry trigger\nIter 1 (100us): hits 1.0M/slab-raw-end: rc=137\n"
+               + "lab-raw: bench trig-rawtp trigger\nSetting up benchmark 'trig-rawtp'...\n")
+        self.assertEqual(benchout.run_record(log, [])["results"],
+                         [{"name": "trig-tp", "family": "trigger", "missing": "skipped"},
+                          {"name": "trig-base", "family": "trigger", "missing": "FAILED"},
+                          {"name": "trig-kprobe", "family": "trigger", "missing": "no summary line"},
+                          {"name": "trig-fentry", "family": "trigger", "missing": "FAILED"}])
+        self.assertEqual(benchout.parse_lab(log), [])
+        # a run without a result fails the runner's run, as when the guest read it
+        self.assertEqual([benchout.run_record(log, ["status=0"])["status"],
+                          benchout.run_record(raw("bench", "a b", HITS_DROPS), ["status=0"])["status"]], [1, 0])
+
+    def test_scaling_and_htab_mem(self):
+        log = (raw("scaling", "trig-base A p1", "Setting up benchmark 'trig-base'...\n" + HITS_DROPS)
+               + raw("scaling", "trig-rawtp B p2", "libbpf: prog 'x': failed to attach: -95\n", rc=1)
+               + raw("scaling", "trig-ops A p2", OPS)
+               + raw("htab-mem", "barrier overwrite bpf-ma", fixture("htab-mem-usage.txt")))
+        run = benchout.run_record(log, ["runner=scaling"])
+        self.assertEqual(run["scaling"], benchout.parse_scaling(
+            "scaling: trig-base A p1 9.329 0.142\n"
+            "scaling: trig-rawtp B p2 fail libbpf: prog 'x': failed to attach: -95\n"
+            "scaling: trig-ops A p2 fail benchout: no 'hits' on the Summary line: '%s'\n" % OPS))
+        self.assertEqual(run["htab_mem"], [benchout.htab_mem_line("barrier", "overwrite", "bpf-ma",
+                                                                  fixture("htab-mem-usage.txt"))])
+        self.assertRegex(run["htab_mem"][0], r"^htab-mem: overwrite bpf-ma barrier [0-9.]+ ")
+        with self.assertRaisesRegex(benchout.BenchOutputError, "malformed lab-raw: scaling line"):
+            benchout.run_record(raw("scaling", "trig-base p1", HITS_DROPS), [])
 
 if __name__ == "__main__":
     unittest.main()

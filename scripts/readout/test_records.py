@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Unit tests of records.py: a record written from a tool's outputs, its meta.json and the schema
 check, the patch keys of what was measured, and the selection of records, on scratch labs."""
 import contextlib
@@ -11,13 +10,10 @@ import subprocess
 import tempfile
 import unittest
 
-import records
-
-from labtest import ENV, git, write
+from readout import records
+from readout.testkit import ENV, git, write
 
 WHEN = datetime.datetime(2026, 12, 5, 10, 20, 30, tzinfo=datetime.timezone.utc)
-
-
 
 
 def patch(n, path, subject, line):

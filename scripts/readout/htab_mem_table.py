@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """6.1's htab-mem against upstream's, run alternated in one VM boot (scripts/compare/htab-mem.sh).
 
   htab_mem_table.py line IMPL USE_CASE FLAVOUR [FILE]   one "htab-mem: ..." line from a run of bench
@@ -10,40 +9,19 @@ MiB ('-' where the run does not report it: upstream's htab-mem has no map growth
 "htab-mem: USE_CASE FLAVOUR IMPL fail WHY". The table gives, per use case and flavour, the median
 over the rounds of each implementation's op rate and memory usage, and each one's op rate against
 upstream's: the ratio of the medians and Welch's t-test on the rounds ('~': within noise, p >= 0.05;
-scripts/compare/stats.py).
+scripts/stats.py).
 Errors are one line on stderr, "htab_mem_table: ...", exit status 1 (2 for a bad command line).
 """
-import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import benchout  # noqa: E402
-import stats  # noqa: E402
+from . import benchout, stats
 
 UPSTREAM = "upstream"
 
 
 class TableError(Exception):
     pass
-
-
-def run_line(impl, use_case, flavour, text):
-    """The "htab-mem: ..." line of one run's bench output TEXT."""
-    head = f"htab-mem: {use_case} {flavour} {impl}"
-    try:
-        run = benchout.one_run(text)
-        op = benchout.main_metric(run, "per-prod-op")
-    except benchout.BenchOutputError as e:
-        return f"{head} fail {e}"
-    if run["warnings"]:
-        return f"{head} fail {run['warnings'][0]}"
-    usage = benchout.memory(run)
-    growth = benchout.map_growth(run)
-    return " ".join([head, benchout.fmt(op["mean"], "k/s")] +
-                    [benchout.fmt(x, "MiB") for x in (usage and usage["mean"], usage and usage["peak"],
-                                                      growth and growth["mean"])])
 
 
 def parse(text):
@@ -122,7 +100,7 @@ def table(cells):
 def main(argv):
     if len(argv) >= 4 and argv[0] == "line" and len(argv) <= 5:
         text = benchout.read_input(argv[4] if len(argv) == 5 else None)
-        print(run_line(argv[1], argv[2], argv[3], text))
+        print(benchout.htab_mem_line(argv[1], argv[2], argv[3], text))
         return 0
     if argv and argv[0] == "table" and len(argv) <= 2:
         print(table(parse(lines_of(benchout.read_input(argv[1] if len(argv) == 2 else None)))))
@@ -131,9 +109,10 @@ def main(argv):
     return 2
 
 
-if __name__ == "__main__":
+def cli():
+    """scripts/htab_mem_table.py: main() with its errors as one line."""
     try:
-        sys.exit(main(sys.argv[1:]))
+        return main(sys.argv[1:])
     except (TableError, benchout.BenchOutputError) as e:
         print(f"htab_mem_table: {e}", file=sys.stderr)
-        sys.exit(1)
+        return 1

@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Unit tests of race_spread.py: python3 -m unittest test_race_spread (in this directory)."""
 import unittest
 
-import race_spread
+from readout import race_spread
 
 
 def run(base_ok, series_ok, series_moves):

@@ -1,12 +1,11 @@
-#!/usr/bin/python3
 import json
 import os
 import subprocess
 import sys
 import unittest
 
-import htab_mem_table as t
-from htab_mem_table import benchout  # scripts/benchout.py, which htab_mem_table imports
+from readout import benchout
+from readout import htab_mem_table as t
 
 OURS = ("Setting up benchmark 'htab-mem'...\n"
         "Outcomes (add_del_on_diff_cpu, preallocated): updates ok 5, -EEXIST 0; out of turn 0\n"
@@ -19,16 +18,16 @@ UPSTREAM = ("Setting up benchmark 'htab-mem-upstream'...\n"
 
 class Lines(unittest.TestCase):
     def test_ours_and_upstreams(self):
-        self.assertEqual(t.run_line("barrier", "add_del_on_diff_cpu", "prealloc", OURS),
+        self.assertEqual(benchout.htab_mem_line("barrier", "add_del_on_diff_cpu", "prealloc", OURS),
                          "htab-mem: add_del_on_diff_cpu prealloc barrier 1.00 1.31 1.35 0.63")
-        self.assertEqual(t.run_line("upstream", "overwrite", "bpf-ma", UPSTREAM),
+        self.assertEqual(benchout.htab_mem_line("upstream", "overwrite", "bpf-ma", UPSTREAM),
                          "htab-mem: overwrite bpf-ma upstream 1.10 1.25 1.40 -")
 
     def test_failed_run_and_warning(self):
-        self.assertRegex(t.run_line("turn", "overwrite", "bpf-ma", "htab-mem: cannot open x\n"),
+        self.assertRegex(benchout.htab_mem_line("turn", "overwrite", "bpf-ma", "htab-mem: cannot open x\n"),
                          r"^htab-mem: overwrite bpf-ma turn fail no Summary line")
         warned = OURS.replace("Summary", "WARNING: 3 producers were triggered out of their turn\nSummary")
-        self.assertEqual(t.run_line("turn", "overwrite", "bpf-ma", warned),
+        self.assertEqual(benchout.htab_mem_line("turn", "overwrite", "bpf-ma", warned),
                          "htab-mem: overwrite bpf-ma turn fail WARNING: 3 producers were triggered "
                          "out of their turn")
 
@@ -69,11 +68,11 @@ class Table(unittest.TestCase):
             t.parse("htab-mem: overwrite bpf-ma barrier 1.0 x 1 1\n")
 
     def test_cli(self):
-        here = os.path.dirname(os.path.abspath(__file__))
-        p = subprocess.run([sys.executable, os.path.join(here, "htab_mem_table.py"), "table"],
+        entry = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "htab_mem_table.py")
+        p = subprocess.run([sys.executable, entry, "table"],
                            input="", capture_output=True, text=True)
         self.assertEqual((p.returncode, p.stderr), (1, "htab_mem_table: no htab-mem: lines\n"))
-        p = subprocess.run([sys.executable, os.path.join(here, "htab_mem_table.py"), "bogus"],
+        p = subprocess.run([sys.executable, entry, "bogus"],
                            input="", capture_output=True, text=True)
         self.assertEqual(p.returncode, 2)
 

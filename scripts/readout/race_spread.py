@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """The spread of race cases over several runs of mt_run.py, and what moves with it.
 
@@ -85,5 +84,6 @@ def main():
         print(f"{case:24} {v:14} {xs:40} {rng:13} {rm:11.2f} {rf:10.2f}")
 
 
-if __name__ == "__main__":
-    main()
+def cli():
+    """scripts/race_spread.py"""
+    return main()

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Unit tests of regress_results.py (make regress): parsing the suites' output, and the diff.
 
 Plant of test_record_keeps_a_base_recorded_in_place: the record removes DOC/LABEL before it
@@ -12,7 +11,7 @@ import os
 import tempfile
 import unittest
 
-import regress_results as rr
+from readout import regress_results as rr
 
 PROGS_OUT = """\
 lab-regress: start htab_update
@@ -100,6 +99,48 @@ lab-regress: start timer
 lab-regress: end timer rc=137 secs=900
 lab-regress: done
 """
+
+
+class Marks(unittest.TestCase):
+    """regress.sh's resume loop asks its questions of the markers here (marks)."""
+
+    def ask(self, question, text, *name):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "out")
+            with open(path, "w") as f:
+                f.write(text)
+            return rr.marks(question, path, *name)
+
+    def test_the_questions(self):
+        self.assertEqual(self.ask("finished", PROGS_OUT),
+                         ["bpf_cookie", "btf", "for_each", "htab_update", "lookup_and_delete", "map_kptr", "timer"])
+        self.assertEqual(self.ask("failed", PROGS_OUT), ["bpf_cookie", "btf", "for_each", "map_kptr", "timer"])
+        self.assertEqual(self.ask("started", PROGS_OUT), ["bpf_cookie"])
+        self.assertEqual((self.ask("done", PROGS_OUT), self.ask("retried", PROGS_OUT)), (True, True))
+
+    def test_a_run_cut_short(self):
+        # a VM that died in b: no done, b started and not ended; a ended; a console line is no marker
+        text = ("lab-regress: start a\nlab-regress: end a rc=0 secs=1\nlab-regress: start b\n"
+                "[    4.000000] lab-regress: end b rc=0 secs=2\nlab-regress: done now\n")
+        self.assertEqual((self.ask("started", text), self.ask("finished", text), self.ask("failed", text)),
+                         (["b"], ["a"], []))
+        self.assertEqual((self.ask("ended", text, "a"), self.ask("ended", text, "b")), (True, False))
+        self.assertEqual((self.ask("done", text), self.ask("retried", text)), (False, False))
+        self.assertEqual(self.ask("started", ""), [])
+
+    def test_cli(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "out")
+            with open(path, "w") as f:
+                f.write(PROGS_OUT)
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                self.assertEqual(rr.main(["regress_results.py", "marks", "failed", path]), 0)
+                self.assertEqual(rr.main(["regress_results.py", "marks", "ended", path, "map_kptr"]), 1)
+                self.assertEqual(rr.main(["regress_results.py", "marks", "done", path]), 0)
+            self.assertEqual(buf.getvalue(), "bpf_cookie\nbtf\nfor_each\nmap_kptr\ntimer\n")
+            with contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(rr.main(["regress_results.py", "marks", "ended", path]), 2)
 
 
 class Results(unittest.TestCase):

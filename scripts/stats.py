@@ -1,0 +1,7 @@
+#!/usr/bin/python3
+"""The command of readout/stats.py (its usage there, or: scripts/stats.py -h)."""
+import sys
+
+from readout import stats
+
+sys.exit(stats.cli())
