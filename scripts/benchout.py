@@ -360,7 +360,7 @@ def parse_lab(text, missing=False):
 
 
 def parse_scaling(text):
-    """The "scaling: ..." lines of TEXT (scripts/guest/scaling.sh), in order: {name, bench (A or
+    """The "scaling: ..." lines of TEXT (scripts/guest/scaling-rounds.sh), in order: {name, bench (A or
     B), producers, mean, stddev} or, for a failed run, {name, bench, producers, fail: WHY}."""
     out = []
     for raw in text.splitlines():

@@ -90,10 +90,12 @@ variant_known() {
 }
 
 # check_variant VARIANT: one line and a non-zero exit for a VARIANT that is none (base, series, a
-# variant of the index, or, where the tree exists, a commit-ish of it), before any stage runs
+# variant of the index, or, where the tree exists, a commit-ish of it; in a dry run, the stand-in
+# of an earlier stage's output), before any stage runs
 check_variant() {
 	[[ -n $1 ]] || die "an empty VARIANT (-K, -B, REV): expected base, series, a variant or a commit-ish"
 	[[ $1 != base && $1 != series ]] && git -C "$TREE" rev-parse -q --git-dir >/dev/null 2>&1 || return 0
+	! dry_run || [[ ! $1 =~ ^\$[a-z_][a-z0-9_]*$ ]] || return 0	# an earlier stage's stand-in
 	variant_known "$1" || git -C "$TREE" rev-parse --verify -q "$1^{commit}" >/dev/null ||
 		die "unknown variant '$1' (base, series, a commit of the tree, or a variant of lab/variants/index)"
 }

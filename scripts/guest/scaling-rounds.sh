@@ -1,14 +1,14 @@
 #!/bin/bash
-# The guest runner of make scaling (scripts/measure.sh RUNNER scaling), on the host or in the VM:
+# The guest runner of make scaling (scripts/measure.sh RUNNER scaling-rounds), on the host or in the VM:
 # each trigger benchmark at -p1 and -p2 with two builds of the selftests bench, alternated.
-#   scripts/guest/scaling.sh -b DIR_A -b DIR_B ROUNDS SECONDS BENCH...
+#   scripts/guest/scaling-rounds.sh -b DIR_A -b DIR_B ROUNDS SECONDS BENCH...
 # One line per run: "scaling: BENCH A|B pN MEAN STDDEV" (the hits rate of its Summary line, M/s)
 # or "scaling: BENCH A|B pN fail WHY".
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 check_knobs
 benchout=$LAB_ROOT/scripts/benchout.py
-usage="usage: scripts/guest/scaling.sh -b DIR_A -b DIR_B ROUNDS SECONDS BENCH..."
+usage="usage: scripts/guest/scaling-rounds.sh -b DIR_A -b DIR_B ROUNDS SECONDS BENCH..."
 runner_benchs "$usage" "$@"
 shift $((OPTIND - 1))
 dirs=("${runner_dirs[@]}")
