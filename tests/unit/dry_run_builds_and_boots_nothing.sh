@@ -42,7 +42,7 @@ dry_run_builds_and_boots_nothing() {
 	local lab=$scratch/lab out
 	fake_lab "$lab"
 	export LAB_CACHE=$lab/cache TREE=$lab/no-tree
-	out=$(make -s -C "$lab" -n check-debug 2>&1)
+	out=$(make -s -C "$lab" -n check-debug 2>&1) || { echo "make -n check-debug failed: $out"; return 1; }
 	echo "make -n check-debug:"
 	echo "$out"
 	has "$out" '+ scripts/tree.sh' '+ kernel=$(scripts/kernel.sh -c debug "$kernel_commit")' \
@@ -50,7 +50,7 @@ dry_run_builds_and_boots_nothing() {
 		'+ nmi_stackmap=$(tools/testing/nmi_stackmap/build.sh "$selftests_dir" *' \
 		'+ scripts/vm.sh -k "$kernel" -c * -- '"'"'scripts/guest/debug-run.sh -b $bench_1 -s $selftests_dir -N $nmi_stackmap; rc=$?; *' \
 		'+ read -r splats unknown_splats < <(judge_splats */console.log */console.log.err)' '>>> dry run: *' || return 1
-	out=$(DRY_RUN=1 make -s -C "$lab" bench BENCHS=trigger 2>&1)
+	out=$(DRY_RUN=1 make -s -C "$lab" bench BENCHS=trigger 2>&1) || { echo "DRY_RUN=1 make bench failed: $out"; return 1; }
 	echo "DRY_RUN=1 make bench:"
 	echo "$out"
 	has "$out" '+ scripts/deps.sh' '+ kernel=$(scripts/kernel.sh -c bench "$kernel_commit")' \
@@ -60,7 +60,7 @@ dry_run_builds_and_boots_nothing() {
 	has "$out" '+ kernel=$(scripts/kernel.sh -c regress "$kernel_commit")' \
 		'+ scripts/vm.sh -k "$kernel" * -- '"'"'scripts/guest/nmi.sh -s $selftests_dir -N $nmi_stackmap 10; rc=$?; *' \
 		'+ read -r splats unknown_splats < <(judge_splats */series.log */series.log.err)' || { echo "$out"; return 1; }
-	out=$(make -s -C "$lab" -n regress SUITES=test_maps 2>&1)
+	out=$(make -s -C "$lab" -n regress SUITES=test_maps 2>&1) || { echo "make -n regress failed: $out"; return 1; }
 	has "$out" '+ kernel=$(scripts/kernel.sh -c regress "$commit_series")' \
 		'+ scripts/vm.sh -k "$kernel" * -- "bash scripts/regress-guest.sh $st test_maps *' || { echo "$out"; return 1; }
 	[[ ! -e $lab/ran ]] || { echo "built or booted:"; cat "$lab/ran"; return 1; }
