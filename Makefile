@@ -11,11 +11,19 @@ S := scripts
 #   CPUS=2 MAXCPUS=<possible CPUs> MEM=2G TIMEOUT=<seconds: 600 for vm, 1200 for bench>
 #   SILENCE=300 ICOUNT=1 (deterministic clock) ACCEL=kvm|tcg (default: probe KVM); the defaults of
 #   CPUS, MEM, TIMEOUT and SILENCE are those of config/vm.conf
-#   RECORD=1: make bench, compare, scaling, regress and check-debug also write what they measured as
-#   a record, records/<base>/<kind>/<id>/ (scripts/records.py), for make matrix and the findings
+#   RECORD=1: make bench, host-bench, compare, scaling, regress, nmi and check-debug also write what
+#   they measured as a record, records/<base>/<kind>/<id>/ (scripts/records.py), for make matrix and
+#   the findings (the one switch: scripts/lib/pipeline.sh's lab_record)
+#   DRY_RUN=1, or make -n: those targets print the commands of each stage of the pipeline
+#   (scripts/lib/pipeline.sh) and build, boot and run nothing; the targets they depend on (deps,
+#   tree) are only printed, as make -n prints them
 # Every script checks them all first (check_knobs, scripts/lib/config.sh), before anything runs.
 REV ?= HEAD
-export REV BENCHS
+make_n := $(findstring n,$(firstword -$(MAKEFLAGS)))
+DRY_RUN := $(if $(make_n),1,$(DRY_RUN))
+export REV BENCHS DRY_RUN
+# $(dry)COMMAND: with DRY_RUN=1 (not make -n, which prints it itself), print COMMAND, "+ COMMAND"
+dry = $(if $(make_n),,$(if $(filter 1,$(DRY_RUN)),@echo + ))
 # CMD reaches the guest as written: $(value CMD), single-quoted for the shell, never expanded by
 # make (make vm CMD='echo $$HOME' prints the HOME of the guest), nor exported (which expands it).
 unexport CMD
@@ -49,13 +57,13 @@ help:
 	echo "Every target works on one base: BASE=<one of: $$bases> (default: $$(sed -n '/^[^#]/{p;q}' config/default-base); config/<base>/, patches/<base>/)"
 
 deps:
-	@$(S)/deps.sh
+	@$(dry)$(S)/deps.sh
 
 base: deps
 	@$(S)/base.sh
 
 tree: deps
-	@$(S)/tree.sh
+	@$(dry)$(S)/tree.sh
 
 series:
 	@$(S)/series.sh
@@ -77,10 +85,10 @@ vm-bench: tree
 	@$(S)/vm-bench.sh -- $(cmd_quoted)
 
 bench: tree
-	@$(S)/bench.sh
+	+@$(S)/bench.sh
 
 host-bench: tree
-	@$(S)/bench.sh -H
+	+@$(S)/bench.sh -H
 
 # The tiers (tests/<tier>/): unit, lab, series, vm (make check), regress and the lines of
 # config/<base>/tests marked slow (make check-slow).
@@ -97,13 +105,13 @@ check-slow: deps
 	@$(S)/check.sh -t regress,slow $(check_select)
 
 compare: tree
-	@scripts/compare/compare.sh
+	+@scripts/compare/compare.sh
 
 scaling: tree
-	@scripts/compare/scaling.sh $(if $(filter 1,$(HOST)),-H) -B "$(REV)" $(BENCHS)
+	+@scripts/compare/scaling.sh $(if $(filter 1,$(HOST)),-H) -B "$(REV)" $(BENCHS)
 
 check-debug: tree
-	@scripts/check-debug.sh
+	+@scripts/check-debug.sh
 
 gates: tree
 	@scripts/gates.sh
@@ -113,14 +121,15 @@ mbox: tree
 
 # SUITES: some of test_progs test_progs-no_alu32 test_maps test_verifier; TESTS: test_progs tests
 # (comma-separated globs); PLANT: a patch applied on the series (lab/plants/NAME.patch);
-# RECORD=1: write the results as a record, records/<base>/regress/ (scripts/records.py)
+# RECORD=1: write the results as a record, records/<base>/regress/ (scripts/records.py). The
+# measuring targets' recipes start with + so that make -n runs them, as dry runs (DRY_RUN=1).
 regress: tree
-	@$(S)/regress.sh $(if $(TESTS),-a "$(TESTS)") $(if $(PLANT),-p "$(PLANT)") $(if $(filter 1,$(RECORD)),-R) $(SUITES)
+	+@$(S)/regress.sh $(if $(TESTS),-a "$(TESTS)") $(if $(PLANT),-p "$(PLANT)") $(SUITES)
 
 # bpf_get_stackid() on a full stack map from NMI context (tools/testing/nmi_stackmap), on the
 # base's and the series' regress kernels (DEBUG=1: check-debug's, KCSAN); RECORD=1: records/<base>/nmi/
 nmi: tree
-	@$(S)/nmi-stackmap.sh $(if $(filter 1,$(DEBUG)),-c debug) $(if $(filter 1,$(RECORD)),-R)
+	+@$(S)/nmi-stackmap.sh $(if $(filter 1,$(DEBUG)),-c debug)
 
 # EVIDENCE.md, the evidence table (generated whole), from config/matrix and the records
 # (records/, scripts/records.py); CHECK=1: only check it, one line per cell that differs.

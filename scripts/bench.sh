@@ -8,7 +8,8 @@
 # -H; scripts/lib/results.sh): bench.log (the suite's output and the table), runs.jsonl and
 # table.txt; the last line names it. RECORD=1 also writes the run as a record,
 # records/<base>/bench/ (scripts/records.py: the suite's output, bench's runs between lab-raw:
-# markers, and the summary table).
+# markers, and the summary table). DRY_RUN=1 (make -n bench) prints the commands, builds and boots
+# nothing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
@@ -29,23 +30,27 @@ else
 fi
 # shellcheck disable=SC2086 # BENCHS is a list of words
 "${measure[@]}" suite -w "$where" -W "$warmup" -d "$duration" ${BENCHS:-} && status=0 || status=$?
-[[ -s $runs ]] || { results_done "$out"; exit "$status"; }
-# the summary table, from the run's line; the record's bench.log ends with it, as the suite's
-# output did when the guest printed it
-python3 "$LAB_ROOT/scripts/benchout.py" summary "$runs" | tee "$out/table.txt" | tee -a "$log"
-((status == 0)) || { results_done "$out"; exit "$status"; }
-if [[ ${RECORD:-0} == 1 ]]; then
+if dry_run; then
+	echo "+ $(shown python3 "$LAB_ROOT/scripts/benchout.py" summary "$runs") | tee $(shown "$out/table.txt") >> $(shown "$log")"
+	# shellcheck disable=SC2016 # a dry run's stand-ins
+	rev='$kernel_commit' clock='$(benchout.py clock RUNS)'
+else
+	[[ -s $runs ]] || { results_done "$out"; exit "$status"; }
+	# the summary table, from the run's line; the record's bench.log ends with it, as the suite's
+	# output did when the guest printed it
+	python3 "$LAB_ROOT/scripts/benchout.py" summary "$runs" | tee "$out/table.txt" | tee -a "$log"
+	((status == 0)) || { results_done "$out"; exit "$status"; }
 	rev=$(python3 "$LAB_ROOT/scripts/benchout.py" field bench "$runs")	# VARIANT=COMMIT, 12 digits
 	rev=${rev#*=}
-	command="make $target BASE=$BASE REV=${REV:-HEAD}"
-	for knob in BENCHS CPUS MAXCPUS MEM ICOUNT ACCEL; do
-		[[ -z ${!knob:-} ]] || command+=" $knob='${!knob}'"
-	done
-	record=$("$LAB_ROOT/scripts/records.py" write --kind bench --name "$target" \
-		--clock "$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")" --status 0 \
-		--what "make $target: ${BENCHS:-every benchmark of the registry} on the kernel of ${rev:0:12}" \
-		--command "$command" --variant "kernel=${rev:0:12}" "bench.log=$log")
-	note "recorded in $record (git add it)"
+	clock=$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")
 fi
-note "make $target: done in $((SECONDS - start))s"
+command="make $target BASE=$BASE REV=${REV:-HEAD}"
+for knob in BENCHS CPUS MAXCPUS MEM ICOUNT ACCEL; do
+	[[ -z ${!knob:-} ]] || command+=" $knob='${!knob}'"
+done
+lab_record --kind bench --name "$target" \
+	--clock "$clock" --status 0 \
+	--what "make $target: ${BENCHS:-every benchmark of the registry} on the kernel of $(short_commit "$rev")" \
+	--command "$command" --variant "kernel=$(short_commit "$rev")" "bench.log=$log"
+dry_run || note "make $target: done in $((SECONDS - start))s"
 results_done "$out"

@@ -7,11 +7,15 @@
 #   registry.sh  the benchmark registry
 #   patches.sh   the tree's commits, the series' patches and their keys, patched commits, scratch
 #                worktrees, the cover letter
-#   guest.sh     the VM's command line, the clock of its runs, the splats in its messages, the
-#                config options its kernel dropped
+#   guest.sh     the VM's command line, the clock of its runs, the config options its kernel
+#                dropped
+#   splats.sh    the splat judgement: what a splat is, which are the base's known ones
+#   pipeline.sh  the pipeline's stages (tree, kernel, bench, boot, judge, runs line, record) and
+#                DRY_RUN; scripts/measure.sh runs them
 #   regress-runs.sh  make regress's runs (sourced by scripts/regress.sh alone)
 #   variants.sh  the lab's variants (lab/variants/index): names, parents, patches, commits
 #   results.sh   where a measuring command's results land: its run directory in the cache
+#                (records, RECORD=1: pipeline.sh's lab_record)
 # Sourcing it checks BASE and reads its config, nothing more: a script that starts work calls
 # check_knobs itself (after own_group "$@", and after its options where they set knobs, as vm.sh's
 # do), so that a bad knob is one line before anything runs.
@@ -41,6 +45,10 @@ fi
 . "$LAB_ROOT/scripts/lib/patches.sh"
 # shellcheck source=scripts/lib/guest.sh
 . "$LAB_ROOT/scripts/lib/guest.sh"
+# shellcheck source=scripts/lib/splats.sh
+. "$LAB_ROOT/scripts/lib/splats.sh"
+# shellcheck source=scripts/lib/pipeline.sh
+. "$LAB_ROOT/scripts/lib/pipeline.sh"
 # shellcheck source=scripts/lib/variants.sh
 . "$LAB_ROOT/scripts/lib/variants.sh"
 # shellcheck source=scripts/lib/results.sh

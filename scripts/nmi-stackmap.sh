@@ -4,10 +4,11 @@
 # NMIs from the all-CPU backtrace (sysrq 'l', an NMI IPI), whose nmi_handler tracepoint runs a BPF
 # program that pops the map's freelist, while a task on the NMI's CPU pops and pushes it. Fails if
 # a kernel shows a splat that config/<base>/known-splats does not name, is tainted or turns lockdep
-# off during the run, or no pop in NMI got -ENOMEM (no node). Prints each kernel's counts
-# (scripts/nmi_results.py). The VM logs and the table land in
-# $LAB_CACHE/<base>/results/nmi-stackmap-<config>/<date>/ (scripts/lib/results.sh, with a `latest`
-# link); the last line names it.
+# off during the run, or no pop in NMI got -ENOMEM (no node). Each kernel runs through
+# scripts/measure.sh (-C CONFIG -S nmi_stackmap -J splats, runner scripts/guest/nmi.sh); the
+# table of each kernel's counts is scripts/nmi_results.py's. The VM logs, the runs file and the
+# table land in $LAB_CACHE/<base>/results/nmi-stackmap-<config>/<date>/ (scripts/lib/results.sh,
+# with a `latest` link); the last line names it. RECORD=1 also writes them as a record.
 #   scripts/nmi-stackmap.sh [-c regress|debug] [-d SECONDS] [-R] [REV...]
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -21,17 +22,19 @@ usage: scripts/nmi-stackmap.sh [-c regress|debug] [-d SECONDS] [-R] [REV...]
     -c CONFIG  the kernels: regress (the selftests' config, lockdep; default) or debug (check-debug's:
                KCSAN and lockdep)
     -d SECONDS how long each kernel runs the NMIs, 1 to 3600 (default 10)
-    -R         record: both kernels' logs and their counts, records/<base>/nmi/ (scripts/records.py)
+    -R         the same as RECORD=1 (kept for the commands of older records): both kernels' logs
+               and their counts as a record, records/<base>/nmi/ (scripts/records.py)
     REV...     the commits to run (default: lab-base and HEAD, the base and the series)
+DRY_RUN=1 prints the commands, builds and boots nothing.
 USAGE
 	exit 0
 }
-config=regress seconds=10 record=0
+config=regress seconds=10
 while getopts :c:d:Rh opt; do
 	case $opt in
 	c) config=$OPTARG ;;
 	d) seconds=$OPTARG ;;
-	R) record=1 ;;
+	R) export RECORD=1 ;;
 	h) usage ;;
 	*) bad_option "$opt" "$OPTARG" "scripts/nmi-stackmap.sh -h" ;;
 	esac
@@ -54,42 +57,36 @@ else
 	revs=("base=$BASE_TAG" "series=HEAD")
 fi
 
-S=$LAB_ROOT/scripts
-"$S/tree.sh"
 out=$(results_dir "nmi-stackmap-$config")
-logs=() commits=() counted=() status=0
+runs=$out/runs.jsonl
+counted=() variants=() files=("table.md=$out/table.md") status=0
 for named in "${revs[@]}"; do
 	name=${named%%=*}
-	commit=$(tree_commit "${named#*=}")
-	kernel=$("$S/kernel.sh" -c "$config" "$commit")
-	st=$("$S/bench-build.sh" -c "$config" "$commit" test_progs)
-	tool=$(nmi_stackmap_build "$st")
 	log=$out/$name.log
-	note "$name, the $config kernel of ${commit:0:12}: $seconds s of NMIs"
-	set +e
-	"$S/vm.sh" -k "$kernel" -c "$VM_CPUS" -m "${MEM:-$DEBUG_MEM}" -t "${TIMEOUT:-$((seconds + 600))}" -- \
-		"dmesg -n 1; $(guest_command "$tool") -d $seconds; rc=\$?;
-		dmesg | grep -nE -A25 $(guest_command "$SPLAT_RE"); exit \$rc" >"$log" 2>&1
-	rc=$?
-	set -e
-	firsts=$(log_splats "$log")
-	unknown=$(unknown_splats "$BASE_CONFIG/known-splats" <<<"$firsts")
-	[[ -z $unknown ]] || { sed 's/^/unknown splat: /' <<<"$unknown" >&2; rc=1; }
+	dry_run || note "$name, the $config kernel of ${named#*=}: $seconds s of NMIs"
+	rc=0
+	"$LAB_ROOT/scripts/measure.sh" -q -K "${named#*=}" -C "$config" -B none -S nmi_stackmap -J splats \
+		-c "$VM_CPUS" -m "${MEM:-$DEBUG_MEM}" -t "${TIMEOUT:-$((seconds + 600))}" -l "$log" -o "$runs" \
+		-L "name=$name" -- nmi "$seconds" || rc=$?
 	((rc == 0)) || status=1
-	note "$name: exit status $rc, $(grep -c . <<<"$firsts" || true) splat(s), $(grep -c . <<<"$unknown" || true) unknown"
-	logs+=("$log") commits+=("${commit:0:12}") counted+=("$log=$(grep -c . <<<"$firsts" || true),$(grep -c . <<<"$unknown" || true)")
+	dry_run && continue
+	[[ -s $runs ]] || die "nmi-stackmap: $name failed before its run (exit status $rc)"
+	# the run's line: its kernel (VARIANT=COMMIT) and its splats, all and unknown
+	read -r kernel splats unknown < <(for f in kernel splats unknown_splats; do
+		python3 "$LAB_ROOT/scripts/benchout.py" field "$f" "$runs"; done | xargs)
+	note "$name: exit status $rc, $splats splat(s), $unknown unknown"
+	counted+=("$log=$splats,$unknown") variants+=(--variant "$name=${kernel#*=}")
+	files+=("$name.log=$log" "$name.log.err=$log.err")
 done
-"$S/nmi_results.py" "${counted[@]}" | tee "$out/table.md" || status=1
-if ((record)) && [[ -s $out/table.md ]]; then
-	variants=() files=("table.md=$out/table.md")
-	for i in "${!logs[@]}"; do
-		variants+=(--variant "$(basename "${logs[i]}" .log)=${commits[i]}")
-		files+=("$(basename "${logs[i]}")=${logs[i]}")
-	done
-	r=$("$S/records.py" write --kind nmi --name "nmi-stackmap-$config" --clock wall-tcg --status "$status" \
+if dry_run; then
+	echo "+ $(shown scripts/nmi_results.py "$out/NAME.log=SPLATS,UNKNOWN" ...) > $(shown "$out/table.md")"
+else
+	"$LAB_ROOT/scripts/nmi_results.py" "${counted[@]}" | tee "$out/table.md" || status=1
+fi
+if dry_run || [[ -s $out/table.md ]]; then
+	lab_record --kind nmi --name "nmi-stackmap-$config" --clock wall-tcg --status "$status" \
 		--what "bpf_get_stackid() on a full stack map in NMI (sysrq-l NMI IPIs), $config kernels, $seconds s each" \
-		--command "BASE=$BASE scripts/nmi-stackmap.sh -c $config -d $seconds -R $*" "${variants[@]}" "${files[@]}")
-	note "recorded in $r (git add it)"
+		--command "BASE=$BASE RECORD=1 scripts/nmi-stackmap.sh -c $config -d $seconds $*" "${variants[@]}" "${files[@]}"
 fi
 ((status == 0)) || die "nmi-stackmap failed; the VM logs: $out/"
 results_done "$out"

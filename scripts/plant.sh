@@ -8,6 +8,7 @@
 #   scripts/plant.sh [-c bench|debug|regress] [-r REV] [-t SECONDS] [-S] NAME [--] [command...]
 #   scripts/plant.sh -c debug freelist-v4-7.3-clear-without-recheck ./test_progs -t htab_freelist
 # The VM knobs (CPUS, MAXCPUS, MEM, SILENCE, ICOUNT, ACCEL) are vm.sh's; -t is its time limit.
+# DRY_RUN=1 prints the commands, builds and boots nothing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
@@ -48,18 +49,20 @@ plant=$LAB_ROOT/lab/plants/$name.patch
 [[ $name == none || ($name =~ ^[A-Za-z0-9._-]+$ && -f $plant) ]] ||
 	die "no plant '$name': expected none or the name of a lab/plants/*.patch"
 
-S=$LAB_ROOT/scripts
-"$S/tree.sh"
-commit=$(tree_commit "$rev")
+# The stages of the pipeline (scripts/lib/pipeline.sh; DRY_RUN=1 prints their commands)
+commit='' kernel='' tests_dir=''
+stage_tree
+stage_out commit tree_commit "$rev"
 if [[ $name != none ]]; then
-	commit=$(patched_commit "$commit" "$plant") || die "plant $name does not apply on $rev"
+	stage_out commit patched_commit "$commit" "$plant" || die "plant $name does not apply on $rev"
 fi
-kernel=$("$S/kernel.sh" -c "$config" "$commit")
+stage_kernel kernel "$config" "$commit"
 if (($# == 0)); then
-	echo "$commit $kernel"
+	dry_run || echo "$commit $kernel"
 	exit 0
 fi
 tests_dir=/
-((selftests == 0)) || tests_dir=$("$S/bench-build.sh" -c "$config" "$commit" test_progs test_maps | tail -n1)
-note "plant $name: the $config kernel of ${commit:0:12}; in the VM, from $tests_dir: $*"
-"$S/vm.sh" -k "$kernel" -t "$timeout" -- "cd $(printf %q "$tests_dir") && $*"
+((selftests == 0)) || stage_bench tests_dir "$config" "$commit" test_progs test_maps
+tests_dir=$(tail -n1 <<<"$tests_dir")
+dry_run || note "plant $name: the $config kernel of ${commit:0:12}; in the VM, from $tests_dir: $*"
+stage_run "$LAB_ROOT/scripts/vm.sh" -k "$kernel" -t "$timeout" -- "cd $(printf %q "$tests_dir") && $*"

@@ -10,7 +10,9 @@
 # after it, and a test that failed runs once more (passing then, it is reported flaky). Results are kept per
 # kernel and suite in the cache and reused: a run cut short resumes. Prints pass/fail/skip per
 # suite and kernel; exits 1 if a test that passes (or skips) on the base does not pass on the
-# series, naming it, or if the base fails a test that the denylist does not name.
+# series, naming it, or if the base fails a test that the denylist does not name. Its builds and
+# boots are the stages of scripts/lib/pipeline.sh (stage_kernel, stage_bench; vm.sh in the resume
+# loop); DRY_RUN=1 (make -n regress) prints each side's commands, builds and boots nothing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
@@ -28,7 +30,8 @@ usage: scripts/regress.sh [-b REV | -B DIR] [-r REV] [-p PATCH] [-a TESTS] [-o D
     -p PATCH  run the series with PATCH applied on top (a plant, lab/plants/NAME.patch)
     -a TESTS  test_progs tests to run (comma-separated globs; default all of them)
     -o DIR    results go to DIR/base and DIR/series, run afresh (default: the cache, reused)
-    -R        record: the results and a summary as a record, records/<base>/regress/ (scripts/records.py)
+    -R        the same as RECORD=1 (kept for the commands of older records): the results and a
+              summary as a record, records/<base>/regress/ (scripts/records.py)
     VMS=1|2   one VM at a time, or the base's and the series' side by side (default: REGRESS_JOBS
               of config/<base>/tcg.conf, else 1)
     suite     test_progs test_progs-no_alu32 test_maps test_verifier (default: all four)
@@ -37,13 +40,13 @@ USAGE
 }
 args=("$@")
 all_suites=(test_progs test_progs-no_alu32 test_maps test_verifier)
-base_rev=$BASE_TAG series_rev=HEAD allow='' plant='' recorded='' results='' record=0
+base_rev=$BASE_TAG series_rev=HEAD allow='' plant='' recorded='' results=''
 while getopts :b:B:r:p:a:o:Rh opt; do
 	case $opt in
 	b) base_rev=$OPTARG ;;
 	B) recorded=$OPTARG ;;
 	o) results=$OPTARG ;;
-	R) record=1 ;;
+	R) export RECORD=1 ;;
 	r) series_rev=$OPTARG ;;
 	p) plant=$OPTARG ;;
 	a) allow=$OPTARG ;;
@@ -68,15 +71,54 @@ denylist() {
 	list_entries "$BASE_CONFIG/DENYLIST.$1"
 }
 
+# vm_command TODO: the command of one VM that runs the tests listed in TODO, in the array vm_cmd
+# (uses run_suite's variables: kernel, st, suite, suite_limit, deny)
+vm_command() {
+	vm_cmd=("$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c "$VM_CPUS" \
+		-p "${MAXCPUS:-$REGRESS_MAXCPUS}" -m "${MEM:-$REGRESS_MEM}" -t "${TIMEOUT:-$REGRESS_TIMEOUT}" \
+		-s "${SILENCE:-$((suite_limit + 120))}" -- \
+		"$(guest_command bash "$LAB_ROOT/scripts/regress-guest.sh" "$st" "$suite" "$suite_limit" "$1" "$deny")")
+}
+
 # run_vm TODO RUN: one VM that runs the tests listed in TODO, its output in RUN (uses run_suite's
 # variables)
 run_vm() {
+	vm_command "$1"
 	cd "$(dirname "$1")" &&
-		TCG_THREAD=${TCG_THREAD:-$REGRESS_TCG_THREAD} exec "$LAB_ROOT/scripts/vm.sh" -k "$kernel" -c "$VM_CPUS" \
-			-p "${MAXCPUS:-$REGRESS_MAXCPUS}" -m "${MEM:-$REGRESS_MEM}" -t "${TIMEOUT:-$REGRESS_TIMEOUT}" \
-			-s "${SILENCE:-$((suite_limit + 120))}" -- \
-			"$(guest_command bash "$LAB_ROOT/scripts/regress-guest.sh" "$st" "$suite" "$suite_limit" "$1" "$deny")" \
-			>"$2" 2>>"$out.console"
+		TCG_THREAD=${TCG_THREAD:-$REGRESS_TCG_THREAD} exec "${vm_cmd[@]}" >"$2" 2>>"$out.console"
+}
+
+# suite_deny SUITE: the subtests of the DENYLIST entries of SUITE, test_progs -d's list, in deny;
+# the entries in OUT.deny-entries
+suite_deny() {
+	denylist "$1" >"$2.deny-entries"
+	deny=$(grep '/' "$2.deny-entries" | paste -sd, || true)	# subtests: test_progs -d
+}
+
+# dry_run_kernel SIDE REV: what run_kernel would run, printed: the builds of REV's regress kernel
+# and selftests, and each suite's VM (the resume loop boots it again after a death, and once more
+# for the tests that failed)
+dry_run_kernel() {
+	local side=$1 rev=$2 s out tmp tcg
+	stage_out "commit_$side" tree_commit "$rev"
+	commit_var=commit_$side
+	stage_bench "st" regress "${!commit_var}" "${all_suites[@]}"
+	stage_kernel "kernel" regress "${!commit_var}"
+	tmp=$(mktemp -d)
+	for s in "${suites[@]}"; do
+		suite=$s suite_limit=$limit
+		[[ $suite == test_progs* ]] || suite_limit=$((4 * limit))
+		suite_deny "$suite" "$tmp/$suite"
+		out=\$results_$side/$suite
+		if [[ $suite == test_progs* ]]; then
+			echo "+ (cd \"\$st\" && ./$suite -l${allow:+ -a $(shown "$allow")}) > $out.all"
+			echo "+ $(shown python3 "$LAB_ROOT/scripts/regress_results.py" plan "$out.all" "$out.deny-entries" "$allow" "$out.todo" "$out.denied")"
+		fi
+		vm_command "$out.todo"
+		tcg=${TCG_THREAD:-$REGRESS_TCG_THREAD}
+		echo "+ ${tcg:+TCG_THREAD=$tcg }$(shown "${vm_cmd[@]}") > $out.run 2>> $out.console"
+	done
+	rm -rf "$tmp"
 }
 
 # run_suite KERNEL SELFTESTS DIR SUITE: the suite's results in DIR/SUITE.json (kept: reused)
@@ -86,8 +128,7 @@ run_suite() {
 	todo=$out.todo
 	suite_limit=$limit
 	[[ $suite == test_progs* ]] || suite_limit=$((4 * limit))
-	denylist "$suite" >"$out.deny-entries"
-	deny=$(grep '/' "$out.deny-entries" | paste -sd, || true)	# subtests: test_progs -d
+	suite_deny "$suite" "$out"
 	: >"$out.denied"
 	if [[ $suite == test_progs* ]]; then
 		# The tests to run, in test_progs' order; whole tests on the denylist are not started.
@@ -146,8 +187,8 @@ selection_key() {
 run_kernel() {
 	local side=$1 rev=$2 commit st kernel full dir s
 	commit=$(tree_commit "$rev")
-	st=$("$LAB_ROOT/scripts/bench-build.sh" -c regress "$commit" "${all_suites[@]}")
-	kernel=$("$LAB_ROOT/scripts/kernel.sh" -c regress "$commit")
+	stage_bench st regress "$commit" "${all_suites[@]}"
+	stage_kernel kernel regress "$commit"
 	# In the cache, a run of some test_progs tests (-a) has a directory of its own; the other
 	# suites' results are those of the full run, shared.
 	full=$BASE_CACHE/regress/$(basename "$st")-$(selection_key)
@@ -185,6 +226,20 @@ check_recorded() {
 
 [[ -z $plant || -f $plant ]] || die "-p $plant: no such patch"
 [[ -z $recorded || -d $recorded ]] || die "-B $recorded: no such directory"
+if dry_run; then
+	[[ -z $plant ]] || stage_out series_rev patched_commit "$series_rev" "$(realpath "$plant")"
+	[[ -n $recorded ]] || dry_run_kernel base "$base_rev"
+	dry_run_kernel series "$series_rev"
+	base_dir=${recorded:-\$results_base}
+	# shellcheck disable=SC2016 # the dry run's stand-ins
+	echo "+ $(shown python3 "$LAB_ROOT/scripts/regress_results.py" summary "base=$base_dir" 'series=$results_series')"
+	# shellcheck disable=SC2016 # the dry run's stand-ins
+	echo "+ $(shown python3 "$LAB_ROOT/scripts/regress_results.py" diff "$base_dir" '$results_series' "$allow")"
+	lab_record --kind regress --name "regress${plant:+-$(basename "$plant" .patch)}" --what "make regress on $BASE" \
+		--command "BASE=$BASE scripts/regress.sh ${args[*]}" DOC/base DOC/series DOC/summary.txt
+	note "dry run: nothing was built, booted or run"
+	exit 0
+fi
 [[ -z $results ]] || { rm -rf "$results/base" "$results/series"; mkdir -p "$results"; }
 lock_tree
 if [[ -n $plant ]]; then
@@ -219,8 +274,8 @@ else
 	# naming a side that failed.
 	for rev in "$base_rev" "$series_rev"; do
 		commit=$(tree_commit "$rev")
-		"$LAB_ROOT/scripts/bench-build.sh" -c regress "$commit" "${all_suites[@]}" >/dev/null
-		"$LAB_ROOT/scripts/kernel.sh" -c regress "$commit" >/dev/null
+		stage_bench st regress "$commit" "${all_suites[@]}"
+		stage_kernel kernel regress "$commit"
 	done
 	sides=$(mktemp -d)
 	trap 'rm -rf "$sides"' EXIT
@@ -247,7 +302,7 @@ rc=0
 diff=$(python3 "$LAB_ROOT/scripts/regress_results.py" diff "$base_dir" "$series_dir" "$allow") || rc=$?
 echo "$summary"
 echo "$diff"
-if ((record)); then
+if [[ ${RECORD:-0} == 1 ]]; then
 	doc=$(mktemp -d)
 	trap 'rm -rf "$doc" "${sides:-}"' EXIT
 	python3 "$LAB_ROOT/scripts/regress_results.py" record "$doc" base="$base_dir" series="$series_dir"
@@ -259,11 +314,10 @@ if ((record)); then
 		echo
 		echo "$diff"
 	} >"$doc/summary.txt"
-	record=$("$LAB_ROOT/scripts/records.py" write --kind regress --name "regress${plant:+-$(basename "$plant" .patch)}" --clock "$(vm_clock "$base_dir"/*.console "$series_dir"/*.console)" \
+	lab_record --kind regress --name "regress${plant:+-$(basename "$plant" .patch)}" --clock "$(vm_clock "$base_dir"/*.console "$series_dir"/*.console)" \
 		--what "make regress on $BASE: ${suites[*]} on the base and on the series, $([[ -n $allow ]] && echo 'selected test_progs tests (-a)' || echo 'every test')$([[ -n $plant ]] && echo ", the series with $(basename "$plant")")" \
 		--command "BASE=$BASE scripts/regress.sh ${args[*]}" --param "allow=$allow" --param "suites=$(IFS=,; echo "${suites[*]}")" \
-		--param "limit=$limit" --param "maxcpus=${MAXCPUS:-$REGRESS_MAXCPUS}" "$doc/base" "$doc/series" "$doc/summary.txt")
-	note "recorded in $record (git add it)"
+		--param "limit=$limit" --param "maxcpus=${MAXCPUS:-$REGRESS_MAXCPUS}" "$doc/base" "$doc/series" "$doc/summary.txt"
 fi
 # the last line: where the results are (kept per kernel and suite, reused by the next run)
 note "results: base $base_dir/, series $series_dir/$([[ -n $results ]] || echo " (latest: $BASE_CACHE/regress/base, series)")"

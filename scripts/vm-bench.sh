@@ -5,7 +5,8 @@
 #   make vm-bench CMD='./benchs/run_bench_bpf_hashmap_full_update.sh' [REV=...]
 # It builds what is missing (the kernel and bench of REV), then boots the kernel with scripts/vm.sh
 # and runs `cd <bench directory> && command` there; it exits with the command's status. The VM
-# knobs (CPUS, MAXCPUS, MEM, TIMEOUT, SILENCE, ICOUNT, ACCEL) are vm.sh's.
+# knobs (CPUS, MAXCPUS, MEM, TIMEOUT, SILENCE, ICOUNT, ACCEL) are vm.sh's. DRY_RUN=1 prints the
+# commands, builds and boots nothing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
@@ -19,10 +20,13 @@ case ${1:-} in
 esac
 (($#)) || die "no command to run ($usage)"
 
-"$LAB_ROOT/scripts/tree.sh"
-rev=$(tree_commit "${REV:-HEAD}")
-bench_dir=$("$LAB_ROOT/scripts/bench-build.sh" "$rev" | tail -n1)
-[[ -x $bench_dir/bench && -d $bench_dir/benchs ]] || die "no bench and benchs/ in '$bench_dir'"
-kernel=$("$LAB_ROOT/scripts/kernel.sh" "$rev")
-note "in the VM, from $bench_dir: $*"
-"$LAB_ROOT/scripts/vm.sh" -k "$kernel" -- "cd $(printf %q "$bench_dir") && $*"
+# The stages of the pipeline (scripts/lib/pipeline.sh; DRY_RUN=1 prints their commands)
+rev='' bench_dir='' kernel=''
+stage_tree
+stage_out rev tree_commit "${REV:-HEAD}"
+stage_bench bench_dir bench "$rev"
+bench_dir=$(tail -n1 <<<"$bench_dir")
+dry_run || [[ -x $bench_dir/bench && -d $bench_dir/benchs ]] || die "no bench and benchs/ in '$bench_dir'"
+stage_kernel kernel bench "$rev"
+dry_run || note "in the VM, from $bench_dir: $*"
+stage_run "$LAB_ROOT/scripts/vm.sh" -k "$kernel" -- "cd $(printf %q "$bench_dir") && $*"

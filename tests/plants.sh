@@ -2,14 +2,16 @@
 # Every test keeps a plant: the defect that makes it fail, named in its "# Plant:" comment. This
 # applies each test's "# Plant command:" (a shell command run at the top of a copy of the lab) to
 # a scratch copy of the lab, runs the test there with the copy's runner, and records what it
-# printed: a test must fail with its plant. The log is written as a record, records/all/plant/
-# (scripts/records.py), unless -o names a file for it.
+# printed: a test must fail with its plant. The log lands in the results of the cache,
+# $LAB_CACHE/<base>/results/plants/<date>/plant.log (scripts/lib/results.sh; the last line names
+# it), or in the file -o names; RECORD=1 also writes it as a record, records/all/plant/
+# (scripts/records.py). (Until 2026-12-06 it was recorded unless -o named a file.)
 #   tests/plants.sh [-n] [-t TIER,...] [-a GLOB,...] [-o LOG]
 #     -n        apply each plant only, the tests not run: does every plant still change the lab?
 #               (unit test plants_still_apply, every tier)
 #     -t TIERS  the tiers whose plants run (default unit,lab)
 #     -a GLOBS  only the tests whose tier/name matches
-#     -o LOG    where the log goes (default: a record, records/all/plant/<date>-plants/)
+#     -o LOG    where the log goes (default: $LAB_CACHE/<base>/results/plants/<date>/plant.log)
 # Exits 1 when a plant changes nothing or its test does not fail. Tests without a plant command
 # are listed at the end of the log, with their plant in words.
 set -euo pipefail
@@ -21,7 +23,8 @@ usage() {
 usage: tests/plants.sh [-n] [-t TIER,...] [-a GLOB,...] [-o LOG]
   -n  apply the plants only (each must change the lab), run no test
   -t  tiers whose plants run (default unit,lab)   -a  tests whose tier/name matches a glob
-  -o  the log (default: a record, records/all/plant/)
+  -o  the log (default: the cache's results/plants/<date>/plant.log; RECORD=1: also a record,
+      records/all/plant/)
 USAGE
 	exit 0
 }
@@ -42,8 +45,8 @@ shift $((OPTIND - 1))
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/lab-plants.XXXXXX")
 trap 'remove_scratch "$scratch"' EXIT
-record=0
-[[ -n $log ]] || { record=1 log=$scratch/plant.log; }
+run_dir=''
+[[ -n $log ]] || { run_dir=$(results_dir plants); log=$run_dir/plant.log; }
 
 # first_base TIER/NAME: the first base whose list runs the test.
 first_base() {
@@ -131,7 +134,7 @@ run_plant() {
 		failed=$((failed + 1))
 	else
 		echo "\$ ${base:+BASE=$base }scripts/check.sh -t $tier,slow -a $name" >>"$log"
-		out=$(cd "$copy" && env -u LAB_RECORDS ${base:+BASE=$base} scripts/check.sh -t "$tier,slow" -a "$name" 2>/dev/null </dev/null) || rc=$?
+		out=$(cd "$copy" && env -u LAB_RECORDS -u RECORD -u DRY_RUN ${base:+BASE=$base} scripts/check.sh -t "$tier,slow" -a "$name" 2>/dev/null </dev/null) || rc=$?
 		echo "$out" >>"$log"
 		# the test itself failed (the runner may run the base's series/tree before it)
 		if ((rc != 1)) || ! awk -v n="$name" '$1 == "not" && $2 == "ok" && ($4 == n || $4 ~ "/" n "$") { f = 1 }
@@ -199,10 +202,9 @@ done
 		printf '#   %s\n' "${words[@]}"
 	fi
 } >>"$log"
-if ((record)); then
-	log=$("$LAB_ROOT/scripts/records.py" write --base all --kind plant --name plants --clock none \
-		--status $((failed > 0)) --what "plants of tests/$tiers${allow:+ ($allow)}: each defect put back in a scratch copy, its test failing" \
-		--command "tests/plants.sh ${args[*]}" "plant.log=$log")
-fi
+lab_record --base all --kind plant --name plants --clock none \
+	--status $((failed > 0)) --what "plants of tests/$tiers${allow:+ ($allow)}: each defect put back in a scratch copy, its test failing" \
+	--command "RECORD=1 tests/plants.sh ${args[*]}" "plant.log=$log"
 note "plants: $ran run, $failed not caught or not applied; log: ${log#"$LAB_ROOT"/}"
+[[ -z $run_dir ]] || results_done "$run_dir"
 ((failed == 0))

@@ -12,6 +12,7 @@
 #       stamp; scripts/lib/results.sh, with a `latest` link; the last line names it); RECORD=1 also
 #       writes them as a record, records/<base>/compare/<date>-NAME/ (scripts/records.py; NAME
 #       default: compare)
+# DRY_RUN=1 (make -n compare) prints every trial's commands, builds and boots nothing.
 # The same bench binary (the tree's HEAD) runs on every kernel, so only the kernel differs.
 # Trials run A B A B ..., never A A B B, so that drift on this noisy machine hits all variants.
 set -euo pipefail
@@ -46,17 +47,23 @@ out=$(results_dir compare "$name")
 name=${out##*/}
 
 # Every kernel and the bench first, so that no build runs between trials; the trials then name
-# each kernel by its commit (scripts/measure.sh -n prints the kernel's VARIANT=COMMIT), so that the
+# each kernel by its commit (scripts/measure.sh -P prints the kernel's VARIANT=COMMIT), so that the
 # variants are those of the start even if the tree changes meanwhile.
 declare -A commit
 for v in $variants; do
-	kernel=$("$LAB_ROOT/scripts/measure.sh" -n -K "$v" -B HEAD suite)
+	if dry_run; then
+		"$LAB_ROOT/scripts/measure.sh" -P -K "$v" -B HEAD suite
+		commit[$v]=$v
+		continue
+	fi
+	kernel=$("$LAB_ROOT/scripts/measure.sh" -P -K "$v" -B HEAD suite)
 	commit[$v]=${kernel##*=}
 done
-bench=$(git -C "$TREE" rev-parse HEAD)
+bench=HEAD
+dry_run || bench=$(git -C "$TREE" rev-parse HEAD)
 
 runs=$out/runs.jsonl
-: >"$runs"
+dry_run || : >"$runs"
 failed=0
 for clock in $clocks; do
 	icount=()
@@ -79,6 +86,13 @@ for clock in $clocks; do
 done
 # the trials as CSV rows, from the runs' lines (scripts/benchout.py)
 csv=$out/trials.csv
+if dry_run; then
+	echo "+ $(shown python3 "$LAB_ROOT/scripts/benchout.py" trials-csv "$runs") > $(shown "$csv")"
+	echo "+ $(shown /usr/bin/python3 "$LAB_ROOT/scripts/stats.py" "$csv" "$out") >> $(shown "$out/README.md")"
+	lab_record --kind compare --name "$record_name" --what "make compare" "$csv" "table.md=$out/README.md"
+	results_done "$out"
+	exit 0
+fi
 python3 "$LAB_ROOT/scripts/benchout.py" trials-csv "$runs" >"$csv"
 
 command="BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$variants' -P '$possible' -d $duration ${benchs[*]}"
@@ -99,9 +113,8 @@ if [[ ${RECORD:-0} == 1 ]]; then
 	opts=(--clock "$clock" --what "make compare: ${benchs[*]:-every benchmark}, variants $variants, clocks $clocks, $possible possible CPUs, $trials trials")
 	for v in $variants; do opts+=(--variant "$v=${commit[$v]:0:12}"); done
 	mapfile -t plots < <(compgen -G "$out/*.png" || true)
-	record=$("$LAB_ROOT/scripts/records.py" write --kind compare --name "$record_name" --command "$command" "${opts[@]}" \
-		"$csv" "table.md=$out/README.md" "${plots[@]}")
-	note "recorded in $record (git add it)"
+	lab_record --kind compare --name "$record_name" --command "$command" "${opts[@]}" \
+		"$csv" "table.md=$out/README.md" "${plots[@]}"
 fi
 results_done "$out"
 exit $((failed > 0))

@@ -10,12 +10,14 @@
 #       whose root is the series (htab-mem-map-in-bench; lab/variants/NAME.patch names NAME too),
 #       as a fourth implementation named 'variant'
 #       (its column in the table; take -n a multiple of 4, so that each runs in every place)
-#   -R  record the log and the table: records/6.1/htab-mem/<date>-htab-mem-vs-upstream/ (scripts/records.py)
+#   -R  the same as RECORD=1 (kept for the commands of older records): record the log and the
+#       table, records/6.1/htab-mem/<date>-htab-mem-vs-upstream/ (scripts/records.py)
 # Prints each run of bench as it came (its "htab-mem: ..." line is made on the host), then the table:
 # medians over the rounds, each implementation's op rate against upstream's with Welch's t-test.
-# The runs go through scripts/measure.sh (runner scripts/guest/htab-mem.sh), in one VM boot; the
+# The runs go through scripts/measure.sh (runner scripts/guest/htab-mem-rounds.sh), in one VM boot; the
 # table is printed from its line. The log, runs file and table land in
 # $LAB_CACHE/<base>/results/htab-mem-vs-upstream/<date>/ (scripts/lib/results.sh); the last line names it.
+# DRY_RUN=1 prints the commands, builds and boots nothing.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 own_group "$@"
@@ -24,7 +26,7 @@ check_knobs
 usage="usage: htab-mem.sh [-n ROUNDS] [-w SECONDS] [-d SECONDS] [-p PRODUCERS] [-r REV] [-v VARIANT] [-R]"
 table=$LAB_ROOT/scripts/htab_mem_table.py
 
-rounds=3 warmup=2 secs=5 prods=2 record=0 rev=HEAD variant='' command="BASE=$BASE scripts/compare/htab-mem.sh $*"
+rounds=3 warmup=2 secs=5 prods=2 rev=HEAD variant='' command="BASE=$BASE scripts/compare/htab-mem.sh $*"
 while getopts :n:w:d:p:r:v:Rh opt; do
 	case $opt in
 	n) rounds=$OPTARG ;;
@@ -33,7 +35,7 @@ while getopts :n:w:d:p:r:v:Rh opt; do
 	p) prods=$OPTARG ;;
 	r) rev=$OPTARG ;;
 	v) variant=$OPTARG ;;
-	R) record=1 ;;
+	R) export RECORD=1 ;;
 	h) echo "$usage"; exit 0 ;;
 	*) bad_option "$opt" "$OPTARG" "$usage" ;;
 	esac
@@ -48,21 +50,28 @@ shift $((OPTIND - 1))
 [[ $BASE == 6.1 ]] || die "only 6.1's series carries an htab-mem of its own (BASE=6.1, not $BASE)"
 [[ -z $variant ]] || variant=$(variant_name "$variant")
 
-"$LAB_ROOT/scripts/tree.sh"
-commit=$("$LAB_ROOT/lab/variants/htab-mem-upstream.sh" "$rev")
+commit='' vcommit=''
+stage_tree
+stage_out commit "$LAB_ROOT/lab/variants/htab-mem-upstream.sh" "$rev"
 benchs=(-B "$commit")
 if [[ -n $variant ]]; then
-	vcommit=$(variant_commit "$variant" "$rev") || die "-v $variant does not apply on $rev"
+	stage_out vcommit variant_commit "$variant" "$rev" || die "-v $variant does not apply on $rev"
 	benchs+=(-B "$vcommit")
 fi
 out=$(results_dir htab-mem-vs-upstream)
 log=$out/runs.log runs=$out/runs.jsonl
-: >"$runs"
+dry_run || : >"$runs"
 nimpl=$((${#benchs[@]} / 2 + 2))
 runs_total=$((rounds * 6 * nimpl))
 note "$runs_total runs of $((warmup + secs)) s, $prods producers"
 "$LAB_ROOT/scripts/measure.sh" -K "$rev" "${benchs[@]}" -c "$((prods > 2 ? prods : 2))" -t $((runs_total * (warmup + secs + 8) + 120)) \
-	-l "$log" -o "$runs" -- htab-mem "$rounds" "$warmup" "$secs" "$prods"
+	-l "$log" -o "$runs" -- htab-mem-rounds "$rounds" "$warmup" "$secs" "$prods"
+if dry_run; then
+	echo "+ $(shown /usr/bin/python3 "$table" table "$runs") > $(shown "$out/table.txt")"
+	lab_record --kind htab-mem --name htab-mem-vs-upstream --command "$command" "runs.log=$log" "table.txt=$out/table.txt"
+	results_done "$out"
+	exit 0
+fi
 dir=$("$LAB_ROOT/scripts/bench-build.sh" -n "$commit")
 vdir=''
 [[ -z $variant ]] || vdir=$("$LAB_ROOT/scripts/bench-build.sh" -n "$vcommit")
@@ -78,11 +87,10 @@ summary=$(
 echo
 echo "$summary"
 echo "$summary" >"$out/table.txt"
-if ((record)); then
-	record=$("$LAB_ROOT/scripts/records.py" write --kind htab-mem --name htab-mem-vs-upstream \
+if [[ ${RECORD:-0} == 1 ]]; then
+	lab_record --kind htab-mem --name htab-mem-vs-upstream \
 		--clock "$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")" \
 		--what "6.1's htab-mem (pairing barrier and turn$([[ -z $vdir ]] || echo ", and the variant $variant")) against upstream's, every use case and flavour, alternated in one VM boot, $prods producers, $rounds rounds" \
-		--command "$command" --variant "series=$(git -C "$TREE" rev-parse --short=12 "$rev")" "runs.log=$log" "table.txt=$out/table.txt")
-	note "recorded in $record (git add it)"
+		--command "$command" --variant "series=$(git -C "$TREE" rev-parse --short=12 "$rev")" "runs.log=$log" "table.txt=$out/table.txt"
 fi
 results_done "$out"

@@ -11,7 +11,8 @@
 # then a table of the mean rates and p2/p1; the log, the runs file and the table land in
 # $LAB_CACHE/<base>/results/scaling-{host,vm}/<date>/ (scripts/lib/results.sh, with a `latest`
 # link; the last line names it). RECORD=1 also writes it as a record, records/<base>/scaling/ (scripts/records.py). The runs go
-# through scripts/measure.sh (runner scripts/guest/scaling.sh), the table is printed from its line.
+# through scripts/measure.sh (runner scripts/guest/scaling-rounds.sh), the table is printed from its line.
+# DRY_RUN=1 (make -n scaling) prints the commands, builds and boots nothing.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 own_group "$@"
@@ -47,7 +48,7 @@ done
 
 out=$(results_dir "scaling-$where")
 log=$out/scaling.log runs=$out/runs.jsonl
-: >"$runs"
+dry_run || : >"$runs"
 measure=("$LAB_ROOT/scripts/measure.sh" -l "$log" -o "$runs" -B "$rev_a" -B "$rev_b")
 runs_total=$((rounds * ${#benchs[@]} * 4))
 note "$runs_total runs of $((secs + 1))s: ${benchs[*]}, -p1 and -p2"
@@ -56,7 +57,13 @@ if ((on_host)); then
 else
 	measure+=(-K "$rev_b" -c 2 -t $((runs_total * (secs + 4) + 120)))
 fi
-"${measure[@]}" -- scaling "$rounds" "$secs" "${benchs[@]}"
+"${measure[@]}" -- scaling-rounds "$rounds" "$secs" "${benchs[@]}"
+if dry_run; then
+	echo "+ $(shown python3 "$LAB_ROOT/scripts/benchout.py" scaling "$runs") | tee $(shown "$out/table.txt")"
+	lab_record --kind scaling --name "scaling-$where" --command "$command" "scaling.log=$log"
+	results_done "$out"
+	exit 0
+fi
 
 # the bench commits, as the run's line names them: "VARIANT=COMMIT VARIANT=COMMIT" (12 digits)
 read -r bench_a bench_b < <(python3 "$LAB_ROOT/scripts/benchout.py" field bench "$runs")
@@ -70,10 +77,9 @@ commit_a=${bench_a##*=} commit_b=${bench_b##*=}
 	python3 "$LAB_ROOT/scripts/benchout.py" scaling "$runs"
 } | tee "$out/table.txt"
 if [[ ${RECORD:-0} == 1 ]]; then
-	record=$("$LAB_ROOT/scripts/records.py" write --kind scaling --name "scaling-$where" \
+	lab_record --kind scaling --name "scaling-$where" \
 		--clock "$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")" \
 		--what "${benchs[*]} at -p1 and -p2, bench A ($rev_a) against bench B ($rev_b), on the $where, $rounds rounds" \
-		--command "$command" --variant "A=$commit_a" --variant "B=$commit_b" "scaling.log=$log")
-	note "recorded in $record (git add it)"
+		--command "$command" --variant "A=$commit_a" --variant "B=$commit_b" "scaling.log=$log"
 fi
 results_done "$out"

@@ -125,6 +125,8 @@ check_knobs() {
 	[[ -z ${ACCEL:-} || $ACCEL == kvm || $ACCEL == tcg ]] || knob_bad ACCEL "expected kvm, tcg or unset (probe)"
 	[[ -z ${ICOUNT:-} || $ICOUNT == 0 || $ICOUNT == 1 ]] || knob_bad ICOUNT "expected 0 or 1"
 	[[ -z ${RECORD:-} || $RECORD == 0 || $RECORD == 1 ]] || knob_bad RECORD "expected 0 or 1 (1: write a record)"
+	[[ -z ${DRY_RUN:-} || $DRY_RUN == 0 || $DRY_RUN == 1 ]] ||
+		knob_bad DRY_RUN "expected 0 or 1 (1: print the commands, build and boot nothing)"
 	[[ -z ${CPUS:-} || ($CPUS =~ ^[1-9][0-9]*$ && CPUS -le 255) ]] || knob_bad CPUS "expected online CPUs, 1 to 255"
 	[[ ${ICOUNT:-0} == 0 || -z ${CPUS:-} || $CPUS == 1 ]] ||
 		knob_bad CPUS "ICOUNT=1 runs one online CPU: expected 1 or unset"

@@ -1,5 +1,6 @@
 # What goes to the VM and what comes back: the guest's command line, the clock of a run, the
-# splats in its kernel messages, the config options its kernel dropped (part of scripts/lib.sh).
+# config options its kernel dropped (part of scripts/lib.sh; the splats in its kernel messages are
+# judged in scripts/lib/splats.sh).
 # The runners the guest runs are in scripts/guest/; scripts/measure.sh starts them.
 # shellcheck shell=bash
 
@@ -40,22 +41,6 @@ vm_clock() {
 	if [[ ${ACCEL:-} == tcg || ! -w ${LAB_KVM_DEV:-/dev/kvm} ]] || grep -qs 'using TCG' "$@"; then echo wall-tcg; else echo wall-kvm; fi
 }
 
-# What a KCSAN report, a lockdep report, a BUG or a WARN starts with in the kernel's messages.
-SPLAT_RE='BUG:|WARNING:|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|INFO: task .* blocked'
-# log_splats LOG: the first lines of the splats in a VM run's log, each once: kernel messages
-# ("[ secs] ..."), from the console or from a `grep -n` of dmesg ("N:[ secs] ..."), that match
-# SPLAT_RE. The console has those printed up to the guest's power-off; dmesg those below loglevel=5.
-log_splats() {
-	tr -d '\r' <"$1" | sed -E 's/^[0-9]+[:-]//' | RE=$SPLAT_RE awk '/^\[ *[0-9]+\.[0-9]+\] / && $0 ~ ENVIRON["RE"]' | sort -u
-}
-
-# unknown_splats KNOWN: of the splat lines on stdin, those that contain no entry of the list KNOWN
-# (config/<base>/known-splats), in order.
-unknown_splats() {
-	KNOWN=$(list_entries "$1") awk 'BEGIN { n = split(ENVIRON["KNOWN"], k, "\n") }
-		{ for (i = 1; i <= n; i++) if (index($0, k[i])) next; print }'
-}
-
 # config_dropped CONFIG FRAGMENT...: the options the fragments ask for (the last request of each,
 # as olddefconfig reads a cat of them) that CONFIG does not have as asked, sorted; an option CONFIG
 # does not mention is "not set".
@@ -69,13 +54,4 @@ config_dropped() {
 	{ v = val($0); if (name != "") want[name] = v }
 	END { for (n in want) if (want[n] != (n in got ? got[n] : "n")) print n }' \
 		final="$1" "${@:2}" "$1" | sort
-}
-
-# nmi_stackmap_build SELFTESTS_DIR: build tools/testing/nmi_stackmap against a built selftests
-# directory (with test_progs), into the cache; prints the binary's path (scripts/nmi-stackmap.sh,
-# check-debug.sh).
-nmi_stackmap_build() {
-	note "building nmi_stackmap against $1"
-	"$LAB_ROOT/tools/testing/nmi_stackmap/build.sh" "$1" "$BASE_CACHE/nmi-stackmap/$(basename "$1")" \
-		"clang${SELFTESTS_LLVM:+-$SELFTESTS_LLVM}"
 }

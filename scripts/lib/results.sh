@@ -2,7 +2,8 @@
 # in the cache, $RESULTS/<command>/<date>-<time>/ ($LAB_CACHE/<base>/results/), holding its runs
 # file (the JSON line of each run), its logs and its table, with a link `latest` beside it to the
 # newest. The command's last line names the directory (results_done). RECORD=1 also copies what it
-# measured into records/ (scripts/records.py), as before. Source it through scripts/lib.sh.
+# measured into records/ (lab_record, scripts/lib/pipeline.sh). A dry run (DRY_RUN=1) names the
+# directory without making it. Source it through scripts/lib.sh.
 # shellcheck shell=bash
 
 # results_dir COMMAND [NAME]: a new directory $RESULTS/COMMAND/NAME (NAME: the date and time,
@@ -21,6 +22,10 @@ results_dir() {
 			dir=$RESULTS/$command/$name-$n
 		done
 	fi
+	if dry_run; then
+		echo "$dir"
+		return 0
+	fi
 	mkdir -p "$dir"
 	ln -sfn "${dir##*/}" "$RESULTS/$command/latest"
 	echo "$dir"
@@ -28,5 +33,9 @@ results_dir() {
 
 # results_done DIR: the last line of a measuring command: where its results are.
 results_done() {
+	if dry_run; then
+		note "dry run: nothing was built, booted or run; the results would land in $1/"
+		return 0
+	fi
 	note "results: $1/ (latest: $(dirname "$1")/latest)"
 }

@@ -50,6 +50,7 @@ knobs_are_checked_before_anything_runs() {
 	done <<KNOBS
 ICOUNT=yes|ICOUNT=yes: expected 0 or 1
 RECORD=yes|RECORD=yes: expected 0 or 1
+DRY_RUN=yes|DRY_RUN=yes: expected 0 or 1
 CPUS=0|CPUS=0: expected
 CPUS=x|CPUS=x: expected
 MAXCPUS=256|MAXCPUS=256: expected possible CPUs, $VM_CPUS (the online CPUs) to 255

@@ -4,7 +4,7 @@
 # splats are read from a VM run's log as check-debug reads them (log_splats): from the console and
 # from the guest's `grep -n` of dmesg, each once, and only kernel messages.
 # Plant: log_splats counting a splat twice when both the console and dmesg have it.
-# Plant command: sed -i 's/| sort -u$/| sort/' scripts/lib/guest.sh
+# Plant command: sed -i 's/| sort -u$/| sort/' scripts/lib/splats.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -1,13 +1,13 @@
 #!/bin/bash
-# The guest runner of make scaling (scripts/measure.sh RUNNER scaling), on the host or in the VM:
+# The guest runner of make scaling (scripts/measure.sh RUNNER scaling-rounds), on the host or in the VM:
 # each trigger benchmark at -p1 and -p2 with two builds of the selftests bench, alternated.
-#   scripts/guest/scaling.sh -b DIR_A -b DIR_B ROUNDS SECONDS BENCH...
+#   scripts/guest/scaling-rounds.sh -b DIR_A -b DIR_B ROUNDS SECONDS BENCH...
 # Each run's output as bench wrote it, between "lab-raw: scaling BENCH A|B pN" and "lab-raw-end:
 # rc=N"; the host reads its hits rate (scripts/benchout.py).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 check_knobs
-usage="usage: scripts/guest/scaling.sh -b DIR_A -b DIR_B ROUNDS SECONDS BENCH..."
+usage="usage: scripts/guest/scaling-rounds.sh -b DIR_A -b DIR_B ROUNDS SECONDS BENCH..."
 runner_benchs "$usage" "$@"
 shift $((OPTIND - 1))
 dirs=("${runner_dirs[@]}")

@@ -1,15 +1,15 @@
 #!/bin/bash
-# The guest runner of scripts/compare/htab-mem.sh (scripts/measure.sh RUNNER htab-mem), in the 6.1
+# The guest runner of scripts/compare/htab-mem.sh (scripts/measure.sh RUNNER htab-mem-rounds), in the 6.1
 # series VM: each use case and flavour with the series' htab-mem (pairing barrier and turn),
 # upstream's (htab-mem-upstream) and, with a second bench, the series' htab-mem of a variant, in an
 # order that rotates every round.
-#   scripts/guest/htab-mem.sh -b DIR [-b VARIANT_DIR] ROUNDS WARMUP SECONDS PRODUCERS
+#   scripts/guest/htab-mem-rounds.sh -b DIR [-b VARIANT_DIR] ROUNDS WARMUP SECONDS PRODUCERS
 # Each run's output as bench wrote it, between "lab-raw: htab-mem IMPL USE_CASE FLAVOUR" and
 # "lab-raw-end: rc=N"; the host makes its "htab-mem: ..." line (scripts/benchout.py).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 check_knobs
-usage="usage: scripts/guest/htab-mem.sh -b DIR [-b VARIANT_DIR] ROUNDS WARMUP SECONDS PRODUCERS"
+usage="usage: scripts/guest/htab-mem-rounds.sh -b DIR [-b VARIANT_DIR] ROUNDS WARMUP SECONDS PRODUCERS"
 runner_benchs "$usage" "$@"
 shift $((OPTIND - 1))
 dirs=("${runner_dirs[@]}")
