@@ -1,19 +1,21 @@
 #!/bin/bash
 # make compare: measure kernel variants side by side in the VM, interleaved, and tabulate.
 #   scripts/compare/compare.sh [-n TRIALS] [-k "icount wall"] [-V "base series"] [-P "2 64"]
-#                              [-d SECONDS] [-o NAME] [BENCHMARK_OR_FAMILY...]
+#                              [-d SECONDS] [-b REV] [-o NAME] [BENCHMARK_OR_FAMILY...]
 #   -n  trials per variant and clock (default 5; the icount clock repeats exactly, 2 prove it)
 #   -k  clocks: icount (deterministic, 1 online CPU) and/or wall (TCG wall clock, CPUS online)
 #   -V  variants: base (the pristine base), series (the tree's HEAD), any commit-ish of the tree,
 #       or a lab variant of lab/variants/index (measurement only; NAME-<base> first), made from
 #       its parent by its patch (lib.sh variant_commit); scripts/measure.sh makes each
 #   -P  possible CPUs (QEMU maxcpus) to run at
+#   -b  the bench of this commit-ish of the tree (default HEAD), e.g. a reworked benchmark on
+#       kernels that it does not change
 #   -o  name of the results directory, $LAB_CACHE/<base>/results/compare/NAME/ (default: a time
 #       stamp; scripts/lib/results.sh, with a `latest` link; the last line names it); RECORD=1 also
 #       writes them as a record, records/<base>/compare/<date>-NAME/ (scripts/records.py; NAME
 #       default: compare)
 # DRY_RUN=1 (make -n compare) prints every trial's commands, builds and boots nothing.
-# The same bench binary (the tree's HEAD) runs on every kernel, so only the kernel differs.
+# The same bench binary (the tree's HEAD, or -b's) runs on every kernel, so only the kernel differs.
 # Trials run A B A B ..., never A A B B, so that drift on this noisy machine hits all variants.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -21,15 +23,16 @@ own_group "$@"
 check_knobs
 
 trials=${TRIALS:-5} clocks=${CLOCKS:-"icount wall"} variants=${VARIANTS:-"base series"}
-possible=${POSSIBLE:-2} duration=${DURATION:-$SUITE_DURATION} name=''
-usage="usage: compare.sh [-n TRIALS] [-k CLOCKS] [-V VARIANTS] [-P POSSIBLE] [-d S] [-o NAME] [BENCH...]"
-while getopts :n:k:V:P:d:o:h opt; do
+possible=${POSSIBLE:-2} duration=${DURATION:-$SUITE_DURATION} name='' bench_rev=HEAD
+usage="usage: compare.sh [-n TRIALS] [-k CLOCKS] [-V VARIANTS] [-P POSSIBLE] [-d S] [-b REV] [-o NAME] [BENCH...]"
+while getopts :n:k:V:P:d:b:o:h opt; do
 	case $opt in
 	n) trials=$OPTARG ;;
 	k) clocks=$OPTARG ;;
 	V) variants=$OPTARG ;;
 	P) possible=$OPTARG ;;
 	d) duration=$OPTARG ;;
+	b) bench_rev=$OPTARG ;;
 	o) name=$OPTARG ;;
 	h) echo "$usage"; exit 0 ;;
 	*) bad_option "$opt" "$OPTARG" "$usage" ;;
@@ -59,8 +62,8 @@ for v in $variants; do
 	kernel=$("$LAB_ROOT/scripts/measure.sh" -P -K "$v" -B HEAD suite)
 	commit[$v]=${kernel##*=}
 done
-bench=HEAD
-dry_run || bench=$(git -C "$TREE" rev-parse HEAD)
+bench=$bench_rev
+dry_run || bench=$(tree_commit "$bench_rev")
 
 runs=$out/runs.jsonl
 dry_run || : >"$runs"
@@ -95,7 +98,9 @@ if dry_run; then
 fi
 python3 "$LAB_ROOT/scripts/benchout.py" trials-csv "$runs" >"$csv"
 
-command="BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$variants' -P '$possible' -d $duration ${benchs[*]}"
+command="BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$variants' -P '$possible' -d $duration"
+[[ $bench_rev == HEAD ]] || command+=" -b $bench_rev"
+command+=" ${benchs[*]}"
 {
 	echo "# make compare: $name"
 	echo

@@ -14,7 +14,8 @@
 # - report_final() prints no Summary line, or not the hits_drops one that run_common.sh parses
 #   (full-update-no-summary);
 # - race mode (7.3 series) takes --churners that leave no inserter (full-update-race-no-inserter),
-#   or counts the churners' inserts as the inserters' (full-update-race-roles-mixed).
+#   counts the churners' inserts as the inserters' (full-update-race-roles-mixed), or offers the
+#   inserts back to back whatever --period_ns says (full-update-race-unpaced).
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -70,6 +71,9 @@ if awk '/full-update/ { own = 1; next } own && /^($| [^ ])/ { exit } own' <<<"$h
 	bench_rejects "invalid --churners 5: race mode needs an inserter too" -p3 $b --mode race --churners 5
 	bench_rejects "invalid --churners '0'" -p2 $b --mode race --churners 0
 	bench_rejects "invalid --churners '1x'" -p2 $b --mode race --churners 1x
+	bench_rejects "--period_ns is an option of --mode race" $b --period_ns 1000
+	bench_rejects "invalid --period_ns '-1'" -p2 $b --mode race --period_ns -1
+	bench_rejects "invalid --period_ns '1000000001'" -p2 $b --mode race --period_ns 1000000001
 else
 	ktap_skip "race mode's options" "this bench has no --mode race"
 fi
@@ -151,7 +155,8 @@ race_run() {
 		ktap_skip "race mode" "needs 2 online CPUs, not $(nproc)"
 		return
 	fi
-	out=$(timeout 60 "$BENCH" -w1 -d2 -a -p2 $b --mode race --churners 1 --$size 128 2>&1) || true
+	out=$(timeout 60 "$BENCH" -w1 -d2 -a -p2 $b --mode race --churners 1 --period_ns 0 \
+		--$size 128 2>&1) || true
 	outcomes=$(grep '^Outcomes' <<<"$out" || true)
 	if [[ -z $outcomes && ${BENCH_ON_HOST:-0} == 1 ]] && grep -q "failed to load BPF skeleton" <<<"$out"; then
 		ktap_skip "race mode" "the host kernel does not load the benchmark's program"
@@ -191,5 +196,39 @@ race_run() {
 	fi
 }
 race_run
+
+# race_offered: in an open loop each producer attempts the inserts --period_ns offers, an insert
+# every 100 us: 0.010M/s, within 10% (a closed loop attempts hundreds of times more)
+race_offered() {
+	local out role line offered attempted bad=""
+	if ((!race)) || [[ $(id -u) != 0 ]] || (($(nproc) < 2)); then
+		ktap_skip "race mode's offered inserts" "no race mode, no root or one online CPU"
+		return
+	fi
+	out=$(timeout 60 "$BENCH" -w1 -d2 -a -p2 $b --mode race --churners 1 --period_ns 100000 \
+		--nr_loops 100 --$size 128 2>&1) || true
+	if [[ -z $(grep '^Outcomes' <<<"$out") && ${BENCH_ON_HOST:-0} == 1 ]] &&
+		grep -q "failed to load BPF skeleton" <<<"$out"; then
+		ktap_skip "race mode's offered inserts" "the host kernel does not load the benchmark's program"
+		return
+	fi
+	for role in churners inserters; do
+		line=$(grep "^Offered ($role, an insert every 100000 ns each): " <<<"$out" || true)
+		offered=$(sed -nE 's/.*: ([0-9.]+)M\/s, attempted ([0-9.]+)M\/s$/\1/p' <<<"$line")
+		attempted=$(sed -nE 's/.*: ([0-9.]+)M\/s, attempted ([0-9.]+)M\/s$/\2/p' <<<"$line")
+		if [[ -z $offered || -z $attempted ]]; then
+			bad+=" no Offered line for the $role;"
+		elif ! awk -v o="$offered" -v a="$attempted" 'BEGIN { exit !(a >= 0.9 * o && a <= 1.1 * o) }'; then
+			bad+=" the $role attempted $attempted M/s of $offered M/s offered;"
+		fi
+	done
+	if [[ -n $bad ]]; then
+		ktap_not_ok "race mode's offered inserts:${bad%;}"
+		ktap_comment "$out"
+	else
+		ktap_ok "race mode's offered inserts: $(grep '^Offered' <<<"$out" | paste -sd' ')"
+	fi
+}
+race_offered
 
 ktap_finish
