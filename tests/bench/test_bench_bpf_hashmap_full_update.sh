@@ -207,7 +207,7 @@ race_offered() {
 	fi
 	out=$(timeout 60 "$BENCH" -w1 -d2 -a -p2 $b --mode race --churners 1 --period_ns 100000 \
 		--nr_loops 100 --$size 128 2>&1) || true
-	if [[ -z $(grep '^Outcomes' <<<"$out") && ${BENCH_ON_HOST:-0} == 1 ]] &&
+	if ! grep -q '^Outcomes' <<<"$out" && [[ ${BENCH_ON_HOST:-0} == 1 ]] &&
 		grep -q "failed to load BPF skeleton" <<<"$out"; then
 		ktap_skip "race mode's offered inserts" "the host kernel does not load the benchmark's program"
 		return
