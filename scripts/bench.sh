@@ -38,13 +38,13 @@ if [[ ${RECORD:-0} == 1 ]]; then
 	rev=$(python3 "$LAB_ROOT/scripts/benchout.py" field bench "$runs")	# VARIANT=COMMIT, 12 digits
 	rev=${rev#*=}
 	command="make $target BASE=$BASE REV=${REV:-HEAD}"
-	for knob in BENCHS CPUS MAXCPUS MEM ICOUNT ACCEL; do
+	for knob in BENCHS CPUS MAXCPUS MEM ICOUNT ACCEL LLVM; do
 		[[ -z ${!knob:-} ]] || command+=" $knob='${!knob}'"
 	done
 	record=$("$LAB_ROOT/scripts/records.py" write --kind bench --name "$target" \
 		--clock "$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")" --status 0 \
-		--what "make $target: ${BENCHS:-every benchmark of the registry} on the kernel of ${rev:0:12}" \
-		--command "$command" --variant "kernel=${rev:0:12}" "bench.log=$log")
+		--what "make $target: ${BENCHS:-every benchmark of the registry} on the kernel of ${rev:0:12}${KERNEL_TOOLCHAIN:+, built with $KERNEL_TOOLCHAIN (LLVM=1)}" \
+		--command "$command" --variant "kernel=${rev:0:12}" --param "toolchain=${KERNEL_TOOLCHAIN:-gcc}" "bench.log=$log")
 	note "recorded in $record (git add it)"
 fi
 note "make $target: done in $((SECONDS - start))s"

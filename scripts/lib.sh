@@ -12,6 +12,7 @@
 #   regress-runs.sh  make regress's runs (sourced by scripts/regress.sh alone)
 #   variants.sh  the lab's variants (lab/variants/index): names, parents, patches, commits
 #   results.sh   where a measuring command's results land: its run directory in the cache
+#   debs.sh      Debian packages of another suite, unpacked into the cache with a private apt
 # Sourcing it checks BASE and reads its config, nothing more: a script that starts work calls
 # check_knobs itself (after own_group "$@", and after its options where they set knobs, as vm.sh's
 # do), so that a bad knob is one line before anything runs.
@@ -45,3 +46,5 @@ fi
 . "$LAB_ROOT/scripts/lib/variants.sh"
 # shellcheck source=scripts/lib/results.sh
 . "$LAB_ROOT/scripts/lib/results.sh"
+# shellcheck source=scripts/lib/debs.sh
+. "$LAB_ROOT/scripts/lib/debs.sh"

@@ -261,8 +261,8 @@ if ((record)); then
 		echo "$diff"
 	} >"$doc/summary.txt"
 	record=$("$LAB_ROOT/scripts/records.py" write --kind regress --name "regress${plant:+-$(basename "$plant" .patch)}" --clock "$(vm_clock "$base_dir"/*.console "$series_dir"/*.console)" \
-		--what "make regress on $BASE: ${suites[*]} on the base and on the series, $([[ -n $allow ]] && echo 'selected test_progs tests (-a)' || echo 'every test')$([[ -n $plant ]] && echo ", the series with $(basename "$plant")")" \
-		--command "BASE=$BASE scripts/regress.sh ${args[*]}" --param "allow=$allow" --param "suites=$(IFS=,; echo "${suites[*]}")" \
+		--what "make regress on $BASE${KERNEL_TOOLCHAIN:+ (kernels and selftests built with $KERNEL_TOOLCHAIN, LLVM=1)}: ${suites[*]} on the base and on the series, $([[ -n $allow ]] && echo 'selected test_progs tests (-a)' || echo 'every test')$([[ -n $plant ]] && echo ", the series with $(basename "$plant")")" \
+		--command "BASE=$BASE${KERNEL_TOOLCHAIN:+ LLVM=1} scripts/regress.sh ${args[*]}" --param "toolchain=${KERNEL_TOOLCHAIN:-gcc}" --param "allow=$allow" --param "suites=$(IFS=,; echo "${suites[*]}")" \
 		--param "limit=$limit" --param "maxcpus=${MAXCPUS:-$REGRESS_MAXCPUS}" "$doc/base" "$doc/series" "$doc/summary.txt")
 	note "recorded in $record (git add it)"
 fi
