@@ -169,6 +169,15 @@ if ! step "building $config kernel at $(git -C "$TREE" log -1 --format='%h %s' "
 fi
 mkdir -p "$out.tmp"
 cp "$obj/arch/x86/boot/bzImage" "$obj/vmlinux" "$obj/.config" "$out.tmp/"
+# What pahole and resolve_btfids said while they made vmlinux's BTF, kept with the kernel as
+# btf-warnings (scripts/btf-check.sh compares the LLVM=1 kernel's with gcc's): the lines of the
+# build log that are neither kbuild's progress nor make's, from the BTF step of vmlinux on (none
+# when this build did not link vmlinux: then the file is not written).
+if grep -q '^  BTF *\.tmp_vmlinux' "$log"; then
+	sed -n '/^  BTF *\.tmp_vmlinux/,$p' "$log" |
+		grep -vE '^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]|^make(\[[0-9]+\])?: (Entering|Leaving) directory|^Kernel: .* is ready' \
+		>"$out.tmp/btf-warnings" || true
+fi
 git -C "$TREE" log -1 --format='%H %s' "$commit" >"$out.tmp/commit"
 rm -rf "$out"
 mv "$out.tmp" "$out"
