@@ -40,7 +40,7 @@ warnings() {
 	else
 		echo "error: $kernel keeps no btf-warnings (built before kernel.sh kept them): remove it and build it again" >&2
 		return 1
-	fi | sed -E 's/[0-9]+/N/g' | sort | uniq -c | sed 's/^ *//'
+	fi | sed -E 's/0x[0-9a-fA-F]+/N/g; s/[0-9]+/N/g' | sort | uniq -c | sed 's/^ *//'
 	echo "# ${kernel##*/}"
 }
 
@@ -48,14 +48,17 @@ gcc=$(warnings gcc) || exit 1
 llvm=$(warnings llvm) || exit 1
 summary() {
 	local total unresolved
-	total=$(grep -v '^#' <<<"$2" | awk '{ n += $1 } END { print n + 0 }')
-	unresolved=$(grep 'unresolved symbol' <<<"$2" | awk '{ n += $1 } END { print n + 0 }')
+	total=$(awk '!/^#/ { n += $1 } END { print n + 0 }' <<<"$2")
+	unresolved=$(awk '/unresolved symbol/ { n += $1 } END { print n + 0 }' <<<"$2")
 	echo "$1 ($(sed -n 's/^# //p' <<<"$2")): $total BTF warnings, $unresolved unresolved BTF IDs"
-	grep -v '^#' <<<"$2" | sed 's/^/  /'
+	sed -n '/^#/!s/^/  /p' <<<"$2"
 }
 summary gcc "$gcc"
 summary "LLVM=1" "$llvm"
-new=$(comm -13 <(grep -v '^#' <<<"$gcc" | cut -d' ' -f2- | sort) <(grep -v '^#' <<<"$llvm" | cut -d' ' -f2- | sort))
+kinds() {
+	sed -n '/^#/!s/^[0-9]* //p' <<<"$1" | sort
+}
+new=$(comm -13 <(kinds "$gcc") <(kinds "$llvm"))
 rc=0
 if [[ -n $new ]]; then
 	echo "LLVM=1 has BTF warnings that gcc has not:"
