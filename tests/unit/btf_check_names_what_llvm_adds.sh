@@ -1,7 +1,8 @@
 #!/bin/bash
 # scripts/btf-check.sh passes when the LLVM=1 kernel's BTF warnings are kinds the gcc kernel's has
 # too (numbers aside), and fails, naming it, on a kind gcc's has not (pahole 1.24 on clang's DWARF:
-# "DW_TAG_label not handled") or on any unresolved BTF ID of the LLVM build. Kernels of a
+# "DW_TAG_label not handled") or a BTF ID left unresolved that gcc's resolves; an ID both leave
+# unresolved is named, the commit's and its config's. Kernels of a
 # synthetic tree, made by hand in a scratch cache (bzImage and btf-warnings): nothing is built.
 # Plant: the comparison turned around (gcc's warnings that LLVM has not, instead).
 # Plant command: sed -i "s/^new=\$(comm -13 /new=\$(comm -23 /" scripts/btf-check.sh
@@ -40,14 +41,18 @@ btf_check_names_what_llvm_adds() {
 	fake_kernel gcc "$multiple" "WARN: resolve_btfids: unresolved symbol bpf_lsm_socket_sendmsg"
 	fake_kernel llvm "WARN: multiple IDs found for 'bpf_lsm_mmap_file': 40001, 40002 - using 40001"
 	echo "the same kinds as gcc's, other numbers, one unresolved ID fewer:"
-	check 0 'LLVM=1: no BTF warning that gcc has not, no unresolved BTF ID'
+	check 0 'LLVM=1: no BTF warning that gcc has not, no BTF ID unresolved that gcc resolves'
 	fake_kernel llvm "$multiple" "die__process_inlined_subroutine: DW_TAG_label (0xa) @ <0x1f2e3d> not handled!" \
 		"die__process_inlined_subroutine: DW_TAG_label (0xa) @ <0x1f2e4f> not handled!"
 	echo "a kind of warning gcc's has not:"
 	check 1 '  2 die__process_inlined_subroutine: DW_TAG_label (N) @ <N> not handled!'
+	fake_kernel llvm "$multiple" "WARN: resolve_btfids: unresolved symbol bpf_lsm_socket_sendmsg" \
+		"WARN: resolve_btfids: unresolved symbol bpf_lsm_planted"
+	echo "a BTF ID that gcc's resolves:"
+	check 1 'LLVM=1 leaves BTF IDs unresolved that gcc resolves'
 	fake_kernel llvm "$multiple" "WARN: resolve_btfids: unresolved symbol bpf_lsm_socket_sendmsg"
-	echo "an unresolved BTF ID, as gcc's:"
-	check 1 'LLVM=1 leaves BTF IDs unresolved'
+	echo "the BTF ID that gcc's leaves unresolved too (the commit's and its config's):"
+	check 0 'unresolved in both builds, the commit.s and its config.s: bpf_lsm_socket_sendmsg'
 }
 
 run_test btf_check_names_what_llvm_adds "$@"
