@@ -44,8 +44,10 @@ if [[ ${targets[*]} == bench ]]; then
 	[[ $config == bench ]] || out=$out-$config
 	llvm=$BENCH_LLVM
 	[[ -z $llvm ]] || out+=-llvm$llvm
+	# LLVM=1: built with clang and lld too, against the LLVM kernel's BTF
+	[[ -z $KERNEL_TOOLCHAIN ]] || out+=-$KERNEL_TOOLCHAIN
 	[[ -x $out/bench ]] || ((name_only)) && { echo "$out"; exit 0; }
-	obj=$BASE_CACHE/obj/selftests-bpf${config#bench}
+	obj=$BASE_CACHE/obj/selftests-bpf${config#bench}${KERNEL_OBJ_TAG:+-$KERNEL_OBJ_TAG}
 	make_args=(OUTPUT="$obj")
 else
 	out=$BASE_CACHE/selftests/$tools-$config
@@ -60,7 +62,8 @@ else
 	unbuildable=$(list_entries "$BASE_CONFIG/selftests-unbuildable")
 	[[ -z $unbuildable ]] || out+=-$(sha1sum <<<"$unbuildable" | cut -c1-6)
 	built "$out" || ((name_only)) && { echo "$out"; exit 0; }
-	src=$BASE_CACHE/selftests-src
+	# (LLVM=1: a worktree of its own, so that gcc and LLVM builds do not clean each other's)
+	src=$BASE_CACHE/selftests-src${KERNEL_OBJ_TAG:+-$KERNEL_OBJ_TAG}
 	obj=$src/tools/testing/selftests/bpf
 	# The test modules (bpf_testmod.ko) are built against the kernel's object directory: given
 	# as KDIR, or, where the commit's test_kmods/Makefile finds the kernel build through
@@ -68,11 +71,14 @@ else
 	# in the tree (lib.mk would put the selftests under KBUILD_OUTPUT).
 	if git -C "$TREE" show "$commit:tools/testing/selftests/bpf/test_kmods/Makefile" 2>/dev/null |
 		grep -q 'KBUILD_OUTPUT'; then
-		make_args=(KBUILD_OUTPUT="$BASE_CACHE/obj/$config" OUTPUT="$obj")
+		make_args=(KBUILD_OUTPUT="$(kernel_obj "$config")" OUTPUT="$obj")
 	else
-		make_args=(KDIR="$BASE_CACHE/obj/$config")
+		make_args=(KDIR="$(kernel_obj "$config")")
 	fi
 fi
+# LLVM=1: the userspace and the test modules with the kernel's clang and lld (LLVM=-N), the
+# modules' BTF with its pahole
+make_args+=("${KERNEL_MAKE_ARGS[@]}")
 selftests=$src/tools/testing/selftests/bpf
 need clang llc llvm-strip pahole modinfo
 # A base's suites (make regress, check-debug) and bench are built with the LLVM its toolchain.conf
@@ -132,7 +138,7 @@ if [[ $src != "$BUILD_SRC" ]]; then
 	fi
 fi
 mkdir -p "$obj"
-log=$BASE_CACHE/obj/selftests-${config}-build.log
+log=$BASE_CACHE/obj/selftests-${config}${KERNEL_OBJ_TAG:+-$KERNEL_OBJ_TAG}-build.log
 # make remakes vmlinux.h only when VMLINUX_BTF is newer than it: another kernel's older vmlinux
 # (the regress kernel's, say) must replace it too.
 btf_stamp=$obj/.vmlinux-btf
@@ -157,7 +163,7 @@ else
 	cp -a "$selftests" "$out.tmp"
 	printf '%s\n' "${targets[@]}" >"$out.tmp/.lab-targets"
 	# Every module is the kernel's: a kernel loads no module of another release.
-	release=$(cat "$BASE_CACHE/obj/$config/include/config/kernel.release")
+	release=$(cat "$(kernel_obj "$config")/include/config/kernel.release")
 	bad=$(find "$out.tmp" -name '*.ko' -exec sh -c 'for m; do
 		v=$(modinfo -F vermagic "$m"); [ "${v%% *}" = "$0" ] || echo "${m##*/} ($v)"; done' "$release" {} + | sort -u | xargs)
 	[[ -z $bad ]] || { rm -rf "$out.tmp"; die "selftests of $(git -C "$TREE" log -1 --format=%h "$commit"): test modules of another kernel than $release: $bad"; }

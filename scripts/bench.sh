@@ -45,12 +45,12 @@ else
 	clock=$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")
 fi
 command="make $target BASE=$BASE REV=${REV:-HEAD}"
-for knob in BENCHS CPUS MAXCPUS MEM ICOUNT ACCEL; do
+for knob in BENCHS CPUS MAXCPUS MEM ICOUNT ACCEL LLVM; do
 	[[ -z ${!knob:-} ]] || command+=" $knob='${!knob}'"
 done
 lab_record --kind bench --name "$target" \
 	--clock "$clock" --status 0 \
-	--what "make $target: ${BENCHS:-every benchmark of the registry} on the kernel of $(short_commit "$rev")" \
-	--command "$command" --variant "kernel=$(short_commit "$rev")" "bench.log=$log"
+	--what "make $target: ${BENCHS:-every benchmark of the registry} on the kernel of $(short_commit "$rev")${KERNEL_TOOLCHAIN:+, built with $KERNEL_TOOLCHAIN (LLVM=1)}" \
+	--command "$command" --variant "kernel=$(short_commit "$rev")" --param "toolchain=${KERNEL_TOOLCHAIN:-gcc}" "bench.log=$log"
 dry_run || note "make $target: done in $((SECONDS - start))s"
 results_done "$out"

@@ -21,7 +21,7 @@ check_knobs
 
 S=$LAB_ROOT/scripts
 checkpatch=$BASE_DIR/scripts/checkpatch.pl
-obj=$BASE_CACHE/obj/bench
+obj=$(kernel_obj bench)	# LLVM=1: the LLVM kernel's, built with its toolchain
 sparse=${LAB_SPARSE:-sparse}
 failed=0
 
@@ -71,7 +71,8 @@ object_warnings() {
 	objs=$(sed 's/\.c$/.o/' <<<"$files")
 	log=$(mktemp)
 	# shellcheck disable=SC2086 # one word per object
-	lab_make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$check" CHECK="$sparse" $objs >"$log" 2>&1 || rc=$?
+	lab_make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "${KERNEL_MAKE_ARGS[@]}" "$check" CHECK="$sparse" $objs \
+		>"$log" 2>&1 || rc=$?
 	if ((rc)); then
 		echo "error: make $check of $(xargs <<<"$objs") at $(git -C "$TREE" log -1 --format=%h "$commit") failed (exit $rc):"
 		tail -n 10 "$log"

@@ -66,8 +66,10 @@ ci_config() {
 config_hash=$({ ci_config; cat "${fragments[@]}"; } | sha1sum | cut -c1-12)
 # Keyed by the tree without tools/: commits that change only tools/ share one kernel.
 kernel_tree=$(git -C "$TREE" ls-tree "$commit" | grep -v $'\ttools$' | sha1sum | cut -c1-12)
-out=$KERNELS/$config-$kernel_tree-$config_hash
-obj=$BASE_CACHE/obj/$config
+# The toolchain is part of the key (LLVM=1: bench-llvm22-pahole1.30-1-...), and its compiler has
+# an object directory of its own (obj/bench-llvm22): a gcc and an LLVM build never share one.
+out=$KERNELS/$config${KERNEL_TOOLCHAIN:+-$KERNEL_TOOLCHAIN}-$kernel_tree-$config_hash
+obj=$(kernel_obj "$config")
 if ((name_only)); then
 	echo "$out"
 	exit 0
@@ -76,7 +78,13 @@ if [[ -f $out/bzImage ]] && { ((!need_obj)) || [[ $(cat "$obj/.lab-kernel" 2>/de
 	echo "$out"
 	exit 0
 fi
-need gcc make flex bison bc pahole
+need make flex bison bc pahole
+if [[ -n $KERNEL_TOOLCHAIN ]]; then
+	need "clang-$KERNEL_LLVM" "ld.lld-$KERNEL_LLVM" "llvm-ar-$KERNEL_LLVM" "llvm-nm-$KERNEL_LLVM" "llvm-objcopy-$KERNEL_LLVM"
+	[[ -z $KERNEL_PAHOLE || -x $KERNEL_PAHOLE ]] || "$LAB_ROOT/scripts/pahole.sh" >/dev/null
+else
+	need gcc
+fi
 lock_build_src
 
 mkdir -p "$obj"
@@ -90,7 +98,7 @@ checkout_commit "$BUILD_SRC" "$commit"
 	die "$BUILD_SRC is not a complete checkout (made from a sparse tree?): remove it and run again"
 
 kmake() {
-	lab_make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "$@"
+	lab_make -C "$BUILD_SRC" O="$obj" ARCH=x86_64 -j"$JOBS" "${KERNEL_MAKE_ARGS[@]}" "$@"
 }
 
 check_fragment() {
@@ -127,7 +135,8 @@ make_regress_config() {
 	local dropped_file=$obj/regress-dropped expected=$BASE_CONFIG/regress-dropped unexpected stale
 	ci_config >"$obj/ci.config"
 	rm -f "$obj/.config"
-	(cd "$BUILD_SRC" && env -u MAKELEVEL -u MAKEFLAGS ARCH=x86_64 \
+	# (its make reads the toolchain from the environment: LLVM=-N, or none for gcc)
+	(cd "$BUILD_SRC" && env -u MAKELEVEL -u MAKEFLAGS -u LLVM ARCH=x86_64 "${KERNEL_MAKE_ARGS[@]}" \
 		scripts/kconfig/merge_config.sh -O "$obj" "$obj/ci.config" "${fragments[@]}") >"$obj/merge.log" 2>&1 ||
 		{ tail -n 20 "$obj/merge.log" >&2; return 1; }
 	# (merge_config.sh's own "Value requested ... not in final .config" also names an option that
@@ -160,6 +169,15 @@ if ! step "building $config kernel at $(git -C "$TREE" log -1 --format='%h %s' "
 fi
 mkdir -p "$out.tmp"
 cp "$obj/arch/x86/boot/bzImage" "$obj/vmlinux" "$obj/.config" "$out.tmp/"
+# What pahole and resolve_btfids said while they made vmlinux's BTF, kept with the kernel as
+# btf-warnings (scripts/btf-check.sh compares the LLVM=1 kernel's with gcc's): the lines of the
+# build log that are neither kbuild's progress nor make's, from the BTF step of vmlinux on (none
+# when this build did not link vmlinux: then the file is not written).
+if grep -q '^  BTF *\.tmp_vmlinux' "$log"; then
+	sed -n '/^  BTF *\.tmp_vmlinux/,$p' "$log" |
+		grep -vE '^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]|^make(\[[0-9]+\])?: (Entering|Leaving) directory|^Kernel: .* is ready' \
+		>"$out.tmp/btf-warnings" || true
+fi
 git -C "$TREE" log -1 --format='%H %s' "$commit" >"$out.tmp/commit"
 rm -rf "$out"
 mv "$out.tmp" "$out"

@@ -16,6 +16,8 @@
 #   variants.sh  the lab's variants (lab/variants/index): names, parents, patches, commits
 #   results.sh   where a measuring command's results land: its run directory in the cache
 #                (records, RECORD=1: pipeline.sh's lab_record)
+#   debs.sh      Debian packages of another suite, unpacked into the cache with a private apt
+#                configuration (scripts/pahole.sh's)
 # Sourcing it checks BASE and reads its config, nothing more: a script that starts work calls
 # check_knobs itself (after own_group "$@", and after its options where they set knobs, as vm.sh's
 # do), so that a bad knob is one line before anything runs.
@@ -53,3 +55,5 @@ fi
 . "$LAB_ROOT/scripts/lib/variants.sh"
 # shellcheck source=scripts/lib/results.sh
 . "$LAB_ROOT/scripts/lib/results.sh"
+# shellcheck source=scripts/lib/debs.sh
+. "$LAB_ROOT/scripts/lib/debs.sh"

@@ -315,8 +315,8 @@ if [[ ${RECORD:-0} == 1 ]]; then
 		echo "$diff"
 	} >"$doc/summary.txt"
 	lab_record --kind regress --name "regress${plant:+-$(basename "$plant" .patch)}" --clock "$(vm_clock "$base_dir"/*.console "$series_dir"/*.console)" \
-		--what "make regress on $BASE: ${suites[*]} on the base and on the series, $([[ -n $allow ]] && echo 'selected test_progs tests (-a)' || echo 'every test')$([[ -n $plant ]] && echo ", the series with $(basename "$plant")")" \
-		--command "BASE=$BASE scripts/regress.sh ${args[*]}" --param "allow=$allow" --param "suites=$(IFS=,; echo "${suites[*]}")" \
+		--what "make regress on $BASE${KERNEL_TOOLCHAIN:+ (kernels and selftests built with $KERNEL_TOOLCHAIN, LLVM=1)}: ${suites[*]} on the base and on the series, $([[ -n $allow ]] && echo 'selected test_progs tests (-a)' || echo 'every test')$([[ -n $plant ]] && echo ", the series with $(basename "$plant")")" \
+		--command "BASE=$BASE${KERNEL_TOOLCHAIN:+ LLVM=1} scripts/regress.sh ${args[*]}" --param "toolchain=${KERNEL_TOOLCHAIN:-gcc}" --param "allow=$allow" --param "suites=$(IFS=,; echo "${suites[*]}")" \
 		--param "limit=$limit" --param "maxcpus=${MAXCPUS:-$REGRESS_MAXCPUS}" "$doc/base" "$doc/series" "$doc/summary.txt"
 fi
 # the last line: where the results are (kept per kernel and suite, reused by the next run)

@@ -66,7 +66,9 @@ BASE_CONFIG=$LAB_ROOT/config/$BASE
 # series.conf, how git format-patch writes its series (SUBJECT_PREFIX, and BASE_COMMIT_TRAILER=1
 # for a base-commit: trailer, which b4 reads). The others are optional; their defaults:
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
-SELFTESTS_LLVM='' DEBUG_SELFTESTS_BTF='' BENCH_LLVM='' VM_OFFLINE_CPUS=absent REGRESS_TCG_THREAD=''
+SELFTESTS_LLVM='' DEBUG_SELFTESTS_BTF='' BENCH_LLVM='' KERNEL_LLVM='' LLVM_PAHOLE='' LLVM_PAHOLE_APT_SOURCE=''
+# shellcheck disable=SC2034 # read by the scripts that source lib.sh
+VM_OFFLINE_CPUS=absent REGRESS_TCG_THREAD=''
 # shellcheck disable=SC2034 # read by regress.sh
 REGRESS_JOBS=1
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
@@ -103,6 +105,31 @@ PATCHES=${LAB_PATCHES:-$LAB_ROOT/patches/$BASE}		# the series: NNNN-*.patch, 000
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
 PATCHES_SHOWN=${PATCHES#"$LAB_ROOT"/}			# the same, as messages name it (patches/6.1)
 JOBS=${JOBS:-$(nproc)}
+# The kernels' toolchain. LLVM=1: clang-N and ld.lld-N of the base's KERNEL_LLVM (toolchain.conf),
+# BPF CI's second build, for the kernel and for the selftests' userspace built against it; unset
+# or 0: gcc. KERNEL_TOOLCHAIN is its part of the names of the kernels, object directories and
+# selftests builds in the cache ('' for gcc: the gcc builds keep their names), so that a gcc and
+# an LLVM build never share one; KERNEL_MAKE_ARGS is what the kernel's and the selftests' make
+# take for it (lab_make drops an inherited LLVM, which make would read as "use clang");
+# KERNEL_PAHOLE, the pahole of the LLVM build where the base names one (LLVM_PAHOLE, fetched by
+# scripts/pahole.sh; part of KERNEL_TOOLCHAIN, not of the object directory's name: KERNEL_OBJ_TAG).
+# shellcheck disable=SC2034 # read by the scripts that source lib.sh
+KERNEL_OBJ_TAG='' KERNEL_TOOLCHAIN='' KERNEL_MAKE_ARGS=() KERNEL_PAHOLE=''
+if [[ ${LLVM:-0} == 1 && -n $KERNEL_LLVM ]]; then
+	KERNEL_OBJ_TAG=llvm$KERNEL_LLVM KERNEL_TOOLCHAIN=llvm$KERNEL_LLVM
+	KERNEL_MAKE_ARGS=(LLVM="-$KERNEL_LLVM")
+	if [[ -n $LLVM_PAHOLE ]]; then
+		KERNEL_PAHOLE=$LAB_CACHE/pahole/$LLVM_PAHOLE/pahole
+		KERNEL_TOOLCHAIN+=-pahole$LLVM_PAHOLE
+		KERNEL_MAKE_ARGS+=(PAHOLE="$KERNEL_PAHOLE")
+	fi
+fi
+
+# kernel_obj CONFIG: the object directory of CONFIG's kernels (bench, selftests, debug, regress)
+# built with the toolchain of LLVM.
+kernel_obj() {
+	echo "$BASE_CACHE/obj/$1${KERNEL_OBJ_TAG:+-$KERNEL_OBJ_TAG}"
+}
 
 # list_entries FILE...: the entries of upstream-format lists (DENYLIST, ALLOWLIST): one per line,
 # `#` comments and blank lines dropped; files that do not exist are empty
@@ -127,6 +154,10 @@ check_knobs() {
 	[[ -z ${RECORD:-} || $RECORD == 0 || $RECORD == 1 ]] || knob_bad RECORD "expected 0 or 1 (1: write a record)"
 	[[ -z ${DRY_RUN:-} || $DRY_RUN == 0 || $DRY_RUN == 1 ]] ||
 		knob_bad DRY_RUN "expected 0 or 1 (1: print the commands, build and boot nothing)"
+	[[ -z ${LLVM:-} || $LLVM == 0 || $LLVM == 1 ]] ||
+		knob_bad LLVM "expected 0 or 1 (1: the kernels built with clang and lld, KERNEL_LLVM of config/$BASE/toolchain.conf)"
+	[[ ${LLVM:-0} == 0 || -n $KERNEL_LLVM ]] ||
+		knob_bad LLVM "base $BASE names no KERNEL_LLVM in config/$BASE/toolchain.conf: its kernels build with gcc only"
 	[[ -z ${CPUS:-} || ($CPUS =~ ^[1-9][0-9]*$ && CPUS -le 255) ]] || knob_bad CPUS "expected online CPUs, 1 to 255"
 	[[ ${ICOUNT:-0} == 0 || -z ${CPUS:-} || $CPUS == 1 ]] ||
 		knob_bad CPUS "ICOUNT=1 runs one online CPU: expected 1 or unset"

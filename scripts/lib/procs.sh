@@ -104,6 +104,9 @@ lock_tree() {
 # when the lab itself runs under make (make check-debug): 6.1's selftests Makefile sets OUTPUT
 # only at MAKELEVEL 0, so an inherited MAKELEVEL=1 builds an in-tree test_progs with OUTPUT empty
 # (-I/tools/include, "no such file: liburandom_read.so", rsync of an empty list to /).
+# An LLVM knob of the lab's own (LLVM=1, in the environment since make exports its command-line
+# variables) is not passed on: the kernel's Makefiles read any non-empty LLVM, 0 too, as "build
+# with clang". The builds that want LLVM say so (KERNEL_MAKE_ARGS).
 lab_make() {
-	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES make "$@"
+	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u LLVM make "$@"
 }

@@ -31,7 +31,7 @@ selftests_modules_are_their_kernels() {
 		[[ $c == debug ]] || t="test_progs test_progs-no_alu32 test_maps test_verifier"
 		# shellcheck disable=SC2086 # a list of targets
 		dir=$("$S/bench-build.sh" -c "$c" "$head" $t) || return 1
-		release=$(cat "$BASE_CACHE/obj/$c/include/config/kernel.release")
+		release=$(cat "$(kernel_obj "$c")/include/config/kernel.release")
 		[[ $c == debug || -e $dir/no_alu32/bpf_testmod.ko ]] ||
 			{ echo "-c $c: no_alu32/bpf_testmod.ko missing"; bad=1; }
 		while read -r m; do

@@ -4,6 +4,8 @@
 # (an executable that sources scripts/lib.sh) calls check_knobs itself.
 # Plant: a knob's error that no longer says what it allows (MEM).
 # Plant command: sed -i 's/expected a size like 512M or 2G/bad size/' scripts/lib/config.sh
+# Plant: LLVM's error no longer says what it allows.
+# Plant command: sed -i 's/knob_bad LLVM "expected 0 or 1 (1:/knob_bad LLVM "not a toolchain (1:/' scripts/lib/config.sh
 # Plant: a lab command that no longer checks the knobs.
 # Plant command: sed -i '/^check_knobs$/d' scripts/compare/scaling.sh
 # shellcheck source=../lib.sh
@@ -32,6 +34,17 @@ other_base_only() {
 	name=$(comm -23 <(awk '$1 !~ /^#/ && NF { print $2 }' "$LAB_ROOT/config/$first/benchmarks" | sort -u) \
 		<(BASE=$last bash -c '. "$1/lib.sh"; registry' - "$S" | awk '{ print $2 }' | sort -u) | head -n1)
 	[[ -z $name ]] || echo "BASE=$last,BENCHS=$name|BENCHS=$name: unknown '$name'"
+}
+
+# no_kernel_llvm_base: LLVM=1 on the first base whose toolchain.conf names no KERNEL_LLVM (its
+# kernels build with gcc only); nothing when every base names one.
+no_kernel_llvm_base() {
+	local b
+	for b in $(lab_bases); do
+		grep -qs '^KERNEL_LLVM=' "$LAB_ROOT/config/$b/toolchain.conf" && continue
+		echo "BASE=$b,LLVM=1|LLVM=1: base $b names no KERNEL_LLVM"
+		return
+	done
 }
 
 knobs_are_checked_before_anything_runs() {
@@ -64,6 +77,9 @@ SILENCE=-1|SILENCE=-1: expected
 MEM=2GB|MEM=2GB: expected a size like 512M or 2G
 VMS=3|VMS=3: expected 1 (one VM at a time) or 2
 ACCEL=xen|ACCEL=xen: expected kvm, tcg
+LLVM=2|LLVM=2: expected 0 or 1
+LLVM=yes|LLVM=yes: expected 0 or 1
+$(no_kernel_llvm_base)
 ICOUNT=1,CPUS=2|CPUS=2: ICOUNT=1 runs one online CPU
 BASE=0.0|BASE=0.0: expected one of: $(lab_bases | xargs)
 BASE=../$first|BASE=../$first: expected one of: $(lab_bases | xargs)
