@@ -3,7 +3,7 @@
 # MAKELEVEL, an older base's selftests Makefile leaves OUTPUT empty and the in-tree test_progs build looks
 # for its files under / (a dry run of urandom_read shows the include path it would use).
 # Plant: lab_make as plain make, inheriting MAKELEVEL under make check-debug.
-# Plant command: sed -i 's/env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES make "\$@"/make "$@"/' scripts/lib/procs.sh
+# Plant command: sed -i 's/env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u LLVM make "\$@"/make "$@"/' scripts/lib/procs.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
