@@ -81,8 +81,15 @@ if selected_tier unit; then
 		add_test "unit/$(basename "$f" .sh)" "$f" "" ""
 	done
 fi
+# LLVM=1 without BASE: the bases that build with LLVM (KERNEL_LLVM in their toolchain.conf); with
+# BASE, check_knobs has already refused a base that does not.
+llvm_skipped=()
 for b in $(lab_bases); do
 	[[ -z $requested_base || $requested_base == "$b" ]] || continue
+	if [[ ${LLVM:-0} == 1 ]] && ! grep -qs '^KERNEL_LLVM=' "$LAB_ROOT/config/$b/toolchain.conf"; then
+		llvm_skipped+=("$b")
+		continue
+	fi
 	list_file=$LAB_ROOT/config/$b/tests
 	[[ -f $list_file ]] || die "config/$b/tests not found (the tests of base $b, one [slow] tier/name a line)"
 	first=${#ids[@]}
@@ -147,6 +154,8 @@ trap 'echo "Bail out! interrupted"; exit 130' INT
 trap 'echo "Bail out! terminated"; exit 143' TERM
 
 passed=0 failed=0 skipped=0 start=$SECONDS
+((${#llvm_skipped[@]} == 0)) ||
+	note "LLVM=1: not on ${llvm_skipped[*]}, whose kernels build with gcc only (no KERNEL_LLVM in config/<base>/toolchain.conf)"
 echo "TAP version 13"
 echo "1..${#ids[@]}"
 for i in "${!ids[@]}"; do

@@ -14,6 +14,7 @@
 
 check_runs_each_base() {
 	local all b only f listed
+	unset LLVM	# every base (LLVM=1 runs only those that name a KERNEL_LLVM)
 	local check slow marked
 	all=$(env -u BASE "$S/check.sh" -l -t unit,lab,series,vm,regress,slow)
 	check=$(env -u BASE "$S/check.sh" -l)
