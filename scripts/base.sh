@@ -23,14 +23,8 @@ fi
 [[ ! -f $BASE_DIR/.extracted ]] || exit 0
 
 need apt-get apt-cache dpkg-deb tar xz
-# The private apt configuration: one directory per source line.
-apt_dir=$LAB_CACHE/apt/$(sha1sum <<<"$BASE_APT_SOURCE" | cut -c1-12)
-apt_opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o "Dir::Etc::sourceparts=$apt_dir/sources.list.d"
-	-o "Dir::Etc::preferencesparts=$apt_dir/preferences.d" -o "Dir::Etc::preferences=$apt_dir/preferences"
-	-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-	-o "APT::Sandbox::User=root")
-mkdir -p "$apt_dir"/{sources.list.d,preferences.d,lists/partial,cache/archives/partial}
-echo "deb $BASE_APT_SOURCE" >"$apt_dir/sources.list"
+# The private apt configuration: one directory per source line (lib/debs.sh).
+debs_apt_opts "$BASE_APT_SOURCE"
 
 tmp=$(mktemp -d "$BASE_CACHE/base-fetch.XXXXXX")
 cleanup() { rm -rf "$tmp" "$BASE_DIR.tmp"; }

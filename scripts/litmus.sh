@@ -64,14 +64,8 @@ done
 # fetch_herd7: sid's herdtools7, libc6 and libgmp10 unpacked in $root, once.
 fetch_herd7() {
 	local apt_dir p deb
-	apt_dir=$LAB_CACHE/apt/$(sha1sum <<<"$HERD_APT_SOURCE" | cut -c1-12)
-	apt_opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o "Dir::Etc::sourceparts=$apt_dir/sources.list.d"
-		-o "Dir::Etc::preferencesparts=$apt_dir/preferences.d" -o "Dir::Etc::preferences=$apt_dir/preferences"
-		-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-		-o "APT::Sandbox::User=root")
 	need apt-get dpkg-deb
-	mkdir -p "$apt_dir"/{sources.list.d,preferences.d,lists/partial,cache/archives/partial}
-	echo "deb $HERD_APT_SOURCE" >"$apt_dir/sources.list"
+	debs_apt_opts "$HERD_APT_SOURCE"	# the private apt configuration (lib/debs.sh)
 	tmp=$(mktemp -d "$LAB_CACHE/herdtools7-fetch.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
 	trap 'exit 130' INT TERM
