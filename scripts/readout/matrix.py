@@ -243,13 +243,17 @@ def ex_htab_mem_vs_upstream(record, args, ctx):
 @extractor("regress")
 def ex_regress(record, args, ctx):
     """The tests that pass on the base and not on the series (scripts/regress_results.py's
-    comparison of the record's results), over SUITE,... at least; whole: a run of every test."""
+    comparison of the record's results), over SUITE,... at least; whole: a run of every test;
+    llvm: of kernels built with LLVM=1 (without it, of gcc's)."""
     words = args.split()
-    if not words or set(words[1:]) - {"whole"}:
-        raise Error("regress needs SUITE,... [whole], got '%s'" % args)
-    allow = record.meta.get("params", {}).get("allow", "")
+    if not words or set(words[1:]) - {"whole", "llvm"}:
+        raise Error("regress needs SUITE,... [whole] [llvm], got '%s'" % args)
+    params = record.meta.get("params", {})
+    allow = params.get("allow", "")
     if "whole" in words[1:] and allow:
         raise Missing()    # a run of selected tests (-a), not of every test
+    if ("llvm" in words[1:]) != params.get("toolchain", "gcc").startswith("llvm"):
+        raise Missing()    # a run of the other toolchain's kernels
     key = ("regress", record.path, allow)
     if key not in ctx.cache:    # rows 12 and 13 read the same records
         ctx.cache[key] = regress_results.compare(record.file("base"), record.file("series"), allow)

@@ -214,12 +214,15 @@ class ExtractorTest(Fixture):
     def suite(name, results):
         return {"suite": name, "wall": 60, "tests": [{"name": n, "result": r} for n, r in results.items()]}
 
-    def regress_record(self, series_result, allow=""):
+    def regress_record(self, series_result, allow="", toolchain=None):
+        params = {"allow": allow}
+        if toolchain:
+            params["toolchain"] = toolchain
         files = {"base/test_progs.json": self.suite("test_progs", {"a": "OK", "b": "OK", "c": "FAIL"}),
                  "series/test_progs.json": self.suite("test_progs", {"a": "OK", "b": series_result, "c": "OK"}),
                  "base/test_verifier.json": self.suite("test_verifier", {"test_verifier": "OK"}),
                  "series/test_verifier.json": self.suite("test_verifier", {"test_verifier": "OK"})}
-        return self.record("regress", "regress", files, clock="none", params={"allow": allow})
+        return self.record("regress", "regress", files, clock="none", params=params)
 
     def test_regress(self):
         r = self.regress_record("OK")
@@ -232,6 +235,17 @@ class ExtractorTest(Fixture):
         with self.assertRaises(matrix.Missing):    # a run of selected tests is not a whole run
             matrix.ex_regress(r, "test_progs whole", self.ctx("6.1"))
         self.assertEqual(matrix.ex_regress(r, "test_progs", self.ctx("6.1")).text, "✓ (0 new)")
+
+    def test_regress_toolchain(self):
+        # a row of gcc's kernels never shows an LLVM=1 run, nor the llvm row a gcc run
+        llvm = self.regress_record("FAIL", toolchain="llvm22-pahole1.30-1")
+        with self.assertRaises(matrix.Missing):
+            matrix.ex_regress(llvm, "test_progs", self.ctx("6.1"))
+        self.assertEqual(matrix.ex_regress(llvm, "test_progs llvm", self.ctx("6.1")).text, "✗ (1 new)")
+        for gcc in (self.regress_record("OK"), self.regress_record("OK", toolchain="gcc")):
+            self.assertEqual(matrix.ex_regress(gcc, "test_progs", self.ctx("6.1")).text, "✓ (0 new)")
+            with self.assertRaises(matrix.Missing):
+                matrix.ex_regress(gcc, "test_progs llvm", self.ctx("6.1"))
 
     def test_evidence(self):
         r = self.record("evidence", "gate", {"output.log": "ok\n"}, clock="none", status=0)
