@@ -1,6 +1,7 @@
 # The lab's measurement-only variants (lab/variants/): each names its parent in
 # lab/variants/index ("NAME PARENT BASES...", PARENT: base, series or another variant), and its
-# patch, lab/variants/NAME.patch, is a delta against that parent. A variant without a patch is
+# patch, lab/variants/NAME.patch (retired/NAME.patch for a retired design: v2, v3, v3r3 and the
+# bitmap's v1), is a delta against that parent. A variant without a patch is
 # generated from its parent's percpu_freelist.c by lab/variants/make-pace.sh. A name is looked up
 # as NAME-<base> first, then NAME (freelist-v3 on 7.3 is freelist-v3-7.3). Part of scripts/lib.sh.
 # shellcheck shell=bash
@@ -42,15 +43,22 @@ variant_steps() {
 	printf '%s\n' "$name" "${steps[@]}"
 }
 
+# variant_file NAME: the committed patch of variant NAME, lab/variants/NAME.patch or, for a
+# retired design, lab/variants/retired/NAME.patch; status 1 if it has none (a generated variant).
+variant_file() {
+	local f
+	for f in "$VARIANTS_DIR/$1.patch" "$VARIANTS_DIR/retired/$1.patch"; do
+		[[ ! -f $f ]] || { echo "$f"; return 0; }
+	done
+	return 1
+}
+
 # variant_patch NAME DIR: the patch that makes variant NAME of its parent, whose
-# percpu_freelist.c is in DIR: lab/variants/NAME.patch, or the one make-pace.sh generates (kept
-# in $BASE_CACHE/variants/, named after a hash of the parent's file).
+# percpu_freelist.c is in DIR: its variant_file, or the one make-pace.sh generates (kept in
+# $BASE_CACHE/variants/, named after a hash of the parent's file).
 variant_patch() {
 	local name=$1 dir=$2 key out
-	if [[ -f $VARIANTS_DIR/$name.patch ]]; then
-		echo "$VARIANTS_DIR/$name.patch"
-		return 0
-	fi
+	! variant_file "$name" || return 0
 	key=$(cat "$VARIANTS_DIR/make-pace.sh" "$dir/percpu_freelist.c" | sha1sum | cut -c1-12)
 	out=$BASE_CACHE/variants/$key/$name.patch
 	if [[ ! -f $out ]]; then
@@ -78,7 +86,7 @@ variant_commit() {
 	fi
 	for step in "${steps[@]:1}"; do
 		tmp=''
-		if [[ ! -f $VARIANTS_DIR/$step.patch ]]; then
+		if ! variant_file "$step" >/dev/null; then
 			tmp=$(mktemp -d)
 			git -C "$TREE" show "$commit:kernel/bpf/percpu_freelist.c" >"$tmp/percpu_freelist.c"
 		fi

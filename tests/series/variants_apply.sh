@@ -6,7 +6,7 @@
 # against its parent: when the parent changes, the delta must still apply to it.
 # Plant: a delta that no longer applies to its parent (a context line of freelist-v3-walkj's, the
 # walk's delta on top of freelist-v3-walk, changed).
-# Plant command: sed -i '0,/^ \t\t/s/^ \t\t/ \t\t\/\* planted \*\/ /' lab/variants/freelist-v3-walkj.patch
+# Plant command: sed -i '0,/^ \t\t/s/^ \t\t/ \t\t\/\* planted \*\/ /' lab/variants/retired/freelist-v3-walkj.patch
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
