@@ -183,12 +183,13 @@ selection_key() {
 }
 
 # run_kernel SIDE REV: build the regress kernel and selftests of REV, run the suites; prints the
-# results directory
+# results directory. It runs in a command substitution, where set -e does not reach: each step
+# that can fail returns its status, so that a failed build stops the run with its own error line.
 run_kernel() {
 	local side=$1 rev=$2 commit st kernel full dir s
-	commit=$(tree_commit "$rev")
-	stage_bench st regress "$commit" "${all_suites[@]}"
-	stage_kernel kernel regress "$commit"
+	commit=$(tree_commit "$rev") || return
+	stage_bench st regress "$commit" "${all_suites[@]}" || return
+	stage_kernel kernel regress "$commit" || return
 	# In the cache, a run of some test_progs tests (-a) has a directory of its own; the other
 	# suites' results are those of the full run, shared.
 	full=$BASE_CACHE/regress/$(basename "$st")-$(selection_key)
@@ -200,9 +201,9 @@ run_kernel() {
 		"$(basename "$kernel")" "$(basename "$st")" "$(selection_key)" | tee "$full/about" >"$dir/about"
 	for s in "${suites[@]}"; do
 		if [[ $s == test_progs* ]]; then
-			run_suite "$kernel" "$st" "$dir" "$s" >&2
+			run_suite "$kernel" "$st" "$dir" "$s" >&2 || return
 		else
-			run_suite "$kernel" "$st" "$full" "$s" >&2
+			run_suite "$kernel" "$st" "$full" "$s" >&2 || return
 			[[ $dir == "$full" ]] || ln -sfn "$full/$s.json" "$dir/$s.json"
 		fi
 	done
