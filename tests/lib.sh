@@ -264,3 +264,18 @@ copy_matrix_lab() {
 		cp -al "$LAB_ROOT/$f" "$dir/" 2>/dev/null || { rm -rf "${dir:?}/$f"; cp -r "$LAB_ROOT/$f" "$dir/"; }
 	done
 }
+
+# fake_lab_copy DIR: a copy of the lab in DIR (with DIR/cache for LAB_CACHE) whose tree.sh and
+# deps.sh do nothing, and a tree of one commit in DIR/tree, tagged as the base; the caller adds
+# its fakes of what builds or boots
+fake_lab_copy() {
+	local lab=$1 f
+	mkdir -p "$lab/cache"
+	cp -a "$LAB_ROOT/Makefile" "$LAB_ROOT/scripts" "$LAB_ROOT/config" "$LAB_ROOT/lab" "$lab/"
+	for f in tree.sh deps.sh; do
+		printf '#!/bin/bash\nexit 0\n' >"$lab/scripts/$f"
+	done
+	git init -q "$lab/tree"
+	git -C "$lab/tree" -c user.name=lab -c user.email=lab@localhost commit -q --allow-empty -m base
+	git -C "$lab/tree" tag lab-base
+}

@@ -17,23 +17,17 @@
 # fake_lab DIR: a copy of the lab in DIR, with fakes for what builds or boots, and a tree of one
 # commit in DIR/tree (tagged as the base)
 fake_lab() {
-	local lab=$1 f
-	mkdir -p "$lab/bench-out" "$lab/cache"
-	cp -a "$LAB_ROOT/Makefile" "$LAB_ROOT/scripts" "$LAB_ROOT/config" "$LAB_ROOT/lab" "$lab/"
+	local lab=$1
+	fake_lab_copy "$lab"
+	mkdir -p "$lab/bench-out"
 	printf '#!/bin/sh\necho "Setting up benchmark '\''fake'\''..."\necho "Summary: hits    9.329 \\302\\261 0.142M/s (  9.329M/prod), drops    0.000 \\302\\261 0.000M/s"\n' >"$lab/bench-out/bench"
 	chmod +x "$lab/bench-out/bench"
-	for f in tree.sh deps.sh; do
-		printf '#!/bin/bash\nexit 0\n' >"$lab/scripts/$f"
-	done
 	printf '#!/bin/bash\necho %q\n' "$lab/bench-out" >"$lab/scripts/bench-build.sh"
 	printf '#!/bin/bash\necho %q\n' "$lab/kernel" >"$lab/scripts/kernel.sh"
 	# vm.sh [options] -- COMMAND-LINE: the guest's command line, run by bash
 	# shellcheck disable=SC2016 # the fake's own "$@"
 	printf '#!/bin/bash\nexec bash -c "${@: -1}"\n' >"$lab/scripts/vm.sh"
 	chmod +x "$lab/scripts/"*.sh
-	git init -q "$lab/tree"
-	git -C "$lab/tree" -c user.name=lab -c user.email=lab@localhost commit -q --allow-empty -m base
-	git -C "$lab/tree" tag lab-base
 }
 
 # landed LAST DIR: a measuring command's last line LAST names its run directory, DIR/latest, which

@@ -11,18 +11,11 @@
 . "$(dirname "$0")/../lib.sh"
 
 regress_stops_when_a_build_fails() {
-	local lab=$scratch/lab f vms rc bad=0
-	mkdir -p "$lab/cache"
-	cp -a "$LAB_ROOT/Makefile" "$LAB_ROOT/scripts" "$LAB_ROOT/config" "$LAB_ROOT/lab" "$lab/"
-	for f in tree.sh deps.sh; do
-		printf '#!/bin/bash\nexit 0\n' >"$lab/scripts/$f"
-	done
+	local lab=$scratch/lab vms rc bad=0
+	fake_lab_copy "$lab"
 	printf '#!/bin/bash\necho %q\n' "$lab/kernel" >"$lab/scripts/kernel.sh"
 	printf '#!/bin/bash\necho "error: selftests build failed, see build.log" >&2\nexit 1\n' >"$lab/scripts/bench-build.sh"
 	chmod +x "$lab/scripts/"*.sh
-	git init -q "$lab/tree"
-	git -C "$lab/tree" -c user.name=lab -c user.email=lab@localhost commit -q --allow-empty -m base
-	git -C "$lab/tree" tag lab-base
 	git -C "$lab/tree" -c user.name=lab -c user.email=lab@localhost commit -q --allow-empty -m series
 	for vms in 1 2; do
 		rc=0
