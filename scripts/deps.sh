@@ -24,14 +24,15 @@ packages=(
 )
 # and the LLVMs the bases' selftests are built with (config/<base>/toolchain.conf: every
 # <WHAT>_LLVM=N, SELFTESTS_LLVM and BENCH_LLVM today), and lld-N of the LLVM its kernels are built
-# with under LLVM=1 (KERNEL_LLVM=N), with llvm-N-dev: the selftests built against those kernels
-# find llvm-config-N and link test_progs with LLVM's disassembler, as BPF CI's do.
+# with under LLVM=1 (KERNEL_LLVM=N), with llvm-N-dev and libzstd-dev: the selftests built against
+# those kernels find llvm-config-N and link test_progs statically with LLVM's disassembler and the
+# system libraries it names (-lzstd), as BPF CI's do.
 # The bases' kernel sources are not installed: scripts/base.sh fetches them into the lab's cache.
 while read -r v; do
 	packages+=("clang-$v" "llvm-$v")
 done < <(cat "$LAB_ROOT"/config/*/toolchain.conf 2>/dev/null | grep -oE '^[A-Z_]+_LLVM=[0-9]+' | cut -d= -f2 | sort -u)
 while read -r v; do
-	packages+=("lld-$v" "llvm-$v-dev")
+	packages+=("lld-$v" "llvm-$v-dev" libzstd-dev)
 done < <(cat "$LAB_ROOT"/config/*/toolchain.conf 2>/dev/null | grep -oE '^KERNEL_LLVM=[0-9]+' | cut -d= -f2 | sort -u)
 if ((list_only)); then
 	printf '%s\n' "${packages[@]}"
