@@ -60,7 +60,8 @@ bench_rejects "invalid --nr_loops '0'" $b --nr_loops 0
 bench_rejects "invalid --nr_loops '8388609'" $b --nr_loops 8388609
 
 # Race mode, where the bench has it (the 7.3 series): --churners N of the producers churn, the
-# others insert; a count that leaves no inserter, or --churners without race mode, is one line.
+# others insert; a count that leaves no inserter, producers without a CPU of their own (-a), or
+# --churners without race mode, is one line.
 race=0
 if awk '/full-update/ { own = 1; next } own && /^($| [^ ])/ { exit } own' <<<"$help" |
 	grep -q -- '--churners='; then
@@ -69,6 +70,7 @@ if awk '/full-update/ { own = 1; next } own && /^($| [^ ])/ { exit } own' <<<"$h
 	bench_rejects "race mode needs a churner and an inserter: -p 2 or more, not 1" -p1 $b --mode race
 	bench_rejects "invalid --churners 2: race mode needs an inserter too" -p2 $b --mode race --churners 2
 	bench_rejects "invalid --churners 5: race mode needs an inserter too" -p3 $b --mode race --churners 5
+	bench_rejects "race mode needs a CPU for each producer: -a" -p2 $b --mode race
 	bench_rejects "invalid --churners '0'" -p2 $b --mode race --churners 0
 	bench_rejects "invalid --churners '1x'" -p2 $b --mode race --churners 1x
 	bench_rejects "--period_ns is an option of --mode race" $b --period_ns 1000
