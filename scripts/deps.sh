@@ -18,7 +18,7 @@ packages=(
 	clang llvm libcap-dev zlib1g-dev rsync					# selftests bench
 	qemu-system-x86 perl							# VM
 	sparse b4 strace shellcheck					# make check
-	cmake libgtest-dev libbenchmark-dev					# C++ harness
+	cmake libgtest-dev libbenchmark-dev valgrind			# C++ harness (valgrind: run.sh count)
 	python3 python3-matplotlib python3-scipy jq				# compare; make findings' pictures (matplotlib)
 	iputils-ping iptables ethtool netcat-openbsd keyutils	# make regress: what the BPF selftests call
 )

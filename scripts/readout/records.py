@@ -23,9 +23,9 @@ not edited afterwards: a new measurement is a new record. make matrix and make f
                                                           summary.json (.ci/run)
 
 meta.json (schema 1): kind, base, id, name, what (one line: what was measured), command (the exact
-command), clock (a list of: icount, wall-tcg, wall-kvm, native, none), machine, date (UTC,
-YYYY-MM-DDTHH:MM:SSZ), lab_commit (HEAD of the lab that measured), lab_dirty (its working tree had
-changes outside records/), series (the patches of patches/<base>/ that were measured: file,
+command), clock (a list of: icount, wall-tcg, wall-kvm, native, callgrind (instructions counted by
+valgrind), none), machine, date (UTC, YYYY-MM-DDTHH:MM:SSZ), lab_commit (HEAD of the lab that
+measured), lab_dirty (its working tree had changes outside records/), series (the patches of patches/<base>/ that were measured: file,
 patch_id and message as patch_keys.patch_key computes them, and the paths each touches; a
 lab-wide record has {base: its series} for every base),
 files (every data file, relative), and optionally status (the command's exit status), variants
@@ -61,7 +61,7 @@ KINDS = {
     "sim": ("tools/testing/pcpu_freelist/run.sh sim: the cost MODEL (mt_model.py)", ["results.json"]),
     "plant": ("tests/plants.sh and scripts/plant.sh: each defect put back, its test failing", ["plant.log"]),
 }
-CLOCKS = ("icount", "wall-tcg", "wall-kvm", "native", "none")
+CLOCKS = ("icount", "wall-tcg", "wall-kvm", "native", "callgrind", "none")
 ALL = "all"
 NAME = re.compile(r"[a-z0-9][a-z0-9._-]*")
 ID = re.compile(r"(\d{8})-(\d{6})-(%s)" % NAME.pattern)

@@ -12,6 +12,15 @@
 #                   every scenario, the versions interleaved (default: base series); a
 #                   VERSION is base, series, or NAME of a lab variant (lab/variants/index:
 #                   NAME-<base> first, else NAME), made from its parent
+#   run.sh count [VERSION...]
+#                   instructions per operation, exact (callgrind, the difference of two
+#                   run lengths: count_run.py), of pcpu_freelist_push() and _pop() in
+#                   every case of PFL_COUNT_CASES (default: own, ownflip and handoff at
+#                   64 possible CPUs, exhausted at 64 and 4096); versions as for mt
+#                   (default: base series); PFL_COUNT_GATE=NAME: NAME's own and ownflip
+#                   counts at most the first version's, or exit 1
+#   run.sh src VERSION
+#                   print the directory holding VERSION's two files (as FREELIST_SRC_DIR takes)
 #   run.sh sim VERSION...
 #                   the cost model (mt_model.py, a model): events per op simulated at
 #                   2, 16, 64 and 256 CPUs (PFL_SIM_CPUS), priced with the costs in the
@@ -44,8 +53,8 @@
 #   PFL_MT_MS             mt: milliseconds per run    (default 200)
 #   PFL_MT_CASES          mt: 'WORKLOAD:POSSIBLE[:NODES] ...' (default: mt_run.py's)
 #   PFL_MT_GATE           mt: 1 = gate the race cases (mt_run.py --gate)
-#   RECORD                mt: 1 = also write the run as a record (scripts/records.py),
-#                         records/<base>/mt/<date>-$PFL_MT_NAME (default: mt)
+#   RECORD                mt, count: 1 = also write the run as a record (scripts/records.py),
+#                         records/<base>/mt/<date>-$PFL_MT_NAME (default: mt, or count)
 #   PFL_MT_TALLY          mt: 1 = the tally build (pcpu_freelist_mtt): also the
 #                         storm roles' counters per op (pops with a node, locks,
 #                         remote locks, locks that waited)
@@ -283,6 +292,11 @@ run_mt() {
 		${PFL_MT_GATE:+--gate} --json "$OBJ/mt/results.json" "${args[@]}" |
 		tee "$OBJ/mt/mt.log" || rc=$?
 	((rc == 0)) || FAILED+=("mt")
+	# the race cases, a row per case and version, with the columns that explain them
+	if [[ " ${PFL_MT_CASES:-} " == *" race:"* ]]; then
+		python3 "$HERE/race_table.py" "$OBJ/mt/results.json" | tee -a "$OBJ/mt/mt.log" ||
+			FAILED+=("mt: race table")
+	fi
 	[[ ${RECORD:-0} == 1 ]] || return 0
 	# RECORD=1: the run as a record, records/<base>/mt/<date>-NAME/ (PFL_MT_NAME, default mt)
 	BASE=${BASE:-$(lab BASE)} || return 1
@@ -303,6 +317,30 @@ mt_command() {
 		[[ -z ${!k:-} ]] || out+=("$k=$(printf %q "${!k}")")
 	done
 	echo "env ${out[*]} tools/testing/pcpu_freelist/run.sh mt $*"
+}
+
+run_count() {
+	local name src bin args=() vars=() rc=0 dir=$OBJ/count
+
+	(($#)) || set -- base series
+	for name in "$@"; do
+		src=$(version_dir "$name") || exit 2
+		bin=$(build "$src" plain count) || { FAILED+=("count: build $name"); return; }
+		args+=("$name=$bin")
+		vars+=(--variant "$name=$(basename "$src")")
+	done
+	mkdir -p "$dir"
+	python3 "$HERE/count_run.py" ${PFL_COUNT_CASES:+--cases "$PFL_COUNT_CASES"} \
+		${PFL_COUNT_GATE:+--gate "$PFL_COUNT_GATE"} --json "$dir/results.json" "${args[@]}" |
+		tee "$dir/count.md" || rc=$?
+	((rc == 0)) || FAILED+=("count")
+	[[ ${RECORD:-0} == 1 ]] || return 0
+	BASE=${BASE:-$(lab BASE)} || return 1
+	"$LAB_ROOT/scripts/records.py" write --kind mt --base "$BASE" --name "${PFL_MT_NAME:-count}" \
+		--clock callgrind --status "$rc" "${vars[@]}" \
+		--what "instructions per operation of pcpu_freelist_push() and pcpu_freelist_pop() (inclusive), the harness's gcc -O2 build of each version (tools/testing/pcpu_freelist count): valgrind --tool=callgrind, the difference of 1000- and 3000-operation runs; ${PFL_COUNT_CASES:-the default cases}: $*" \
+		--command "env${PFL_COUNT_CASES:+ PFL_COUNT_CASES=$(printf %q "$PFL_COUNT_CASES")}${PFL_COUNT_GATE:+ PFL_COUNT_GATE=$PFL_COUNT_GATE} tools/testing/pcpu_freelist/run.sh count $*" \
+		"$dir/results.json" "$dir/count.md" >&2 || FAILED+=("count: record")
 }
 
 run_sim() {
@@ -350,11 +388,12 @@ run_plant() {
 	grep -m1 -A7 ': Failure$' "$log" | sed 's/^/    /' >&2
 }
 
-usage="usage: run.sh [test|bench|all|calibrate|mt [--threads N] [VERSION...]|sim [VERSION...]|plant NAME...]"
+usage="usage: run.sh [test|bench|all|calibrate|mt [--threads N] [VERSION...]|count [VERSION...]|src VERSION|sim [VERSION...]|plant NAME...]"
 cmd=${1:-test}
 case $cmd in
 test | bench | all | calibrate) (($# <= 1)) || die "$usage" ;;
-mt | sim | plant) shift ;;
+mt | count | sim | plant) shift ;;
+src) (($# == 2)) || die "$usage"; shift ;;
 *) die "$usage" ;;
 esac
 
@@ -387,6 +426,11 @@ note "base $BASE_REV = $(basename "$base"), $sname = $(basename "$series"), tool
 
 case $cmd in
 mt) run_mt "$@" ;;
+count) run_count "$@" ;;
+src)
+	version_dir "$1" || exit 2
+	exit 0
+	;;
 sim) run_sim "$@" ;;
 plant)
 	(($#)) || die "plant: which? $(names "$LAB_ROOT/lab/plants" 'freelist-v[0-9]*.patch')"

@@ -68,6 +68,9 @@ extern __thread struct pcpu_shim_stats pcpu_shim_stats;
 #ifndef NR_CPUS
 #define NR_CPUS			8192	/* x86-64 MAXSMP */
 #endif
+#ifndef SMP_CACHE_BYTES
+#define SMP_CACHE_BYTES		64	/* x86, as linux/cache.h here */
+#endif
 extern unsigned int nr_cpu_ids;
 extern __thread int pcpu_shim_cpu;
 extern __thread int pcpu_shim_in_nmi;
