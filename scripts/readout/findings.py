@@ -34,6 +34,9 @@ the newest record of its kind that holds what it shows (scripts/records.py). The
                                    named NAME: a full stack map popped in NMI, per kernel
   regress                          make regress, per base: the newest record of a whole run, else
                                    of selected tests; its suites' counts and the new failures
+  md BASE KIND NAME FILE           the Markdown table lines (those starting with '|') of FILE of the
+                                   newest record of BASE, KIND, named NAME, as that tool wrote them
+                                   (run.sh count's count.md, the race table of run.sh mt's mt.log)
   plot-exhausted NAME FILE         a picture (SVG, FILE beside the page): the median ns of an
                                    exhausted pop against possible CPUs, base and series, per base,
                                    from the newest mt record named NAME; log scales
@@ -370,7 +373,19 @@ class Tables:
             raise Error("no nmi record of %s named %s" % (base, name))
         return r.read("table.md").rstrip("\n").splitlines() + ["", self.source([r])]
 
-    GENERATORS = {"icount": icount, "compare": compare, "mt": mt, "mt-versions": mt_versions, "htab-mem": htab_mem,
+    def md(self, base, kind, name, file):
+        r = self.newest(base, kind, name)
+        if r is None:
+            raise Error("no %s record of %s named %s" % (kind, base, name))
+        try:
+            lines = [line for line in r.read(file).splitlines() if line.startswith("|")]
+        except OSError:
+            raise Error("%s/%s: no file %s" % (r.base, r.id, file)) from None
+        if not lines:
+            raise Error("%s/%s: %s holds no Markdown table" % (r.base, r.id, file))
+        return lines + ["", self.source([r])]
+
+    GENERATORS = {"icount": icount, "md": md, "compare": compare, "mt": mt, "mt-versions": mt_versions, "htab-mem": htab_mem,
                   "scaling": scaling, "nmi": nmi, "regress": regress, "race-spread": race_spread,
                   "race-phase": race_phase, "plot-exhausted": plot_exhausted, "plot-icount": plot_icount}
 

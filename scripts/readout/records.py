@@ -58,6 +58,8 @@ KINDS = {
     "nmi": ("scripts/nmi-stackmap.sh: bpf_get_stackid() on a full stack map in NMI, per kernel", ["table.md"]),
     "ci": (".ci/run: CI's tests and how long they took", ["summary.json"]),
     "mt": ("tools/testing/pcpu_freelist/run.sh mt: the native multi-threaded harness", ["results.json|summary.json"]),
+    "fastpath": ("tools/testing/pcpu_freelist/fastpath.py: fast paths of kernel objects, counted statically",
+                 ["fastpath.txt"]),
     "sim": ("tools/testing/pcpu_freelist/run.sh sim: the cost MODEL (mt_model.py)", ["results.json"]),
     "plant": ("tests/plants.sh and scripts/plant.sh: each defect put back, its test failing", ["plant.log"]),
 }

@@ -19,6 +19,11 @@
 #                   64 possible CPUs, exhausted at 64 and 4096); versions as for mt
 #                   (default: base series); PFL_COUNT_GATE=NAME: NAME's own and ownflip
 #                   counts at most the first version's, or exit 1
+#   run.sh kobj VERSION...
+#                   compile each VERSION's percpu_freelist.c as the lab's bench kernel
+#                   object (the base's kernel built first: make kernel REV=lab-base), in the
+#                   lab's build worktree under its lock; print VERSION=OBJECT lines, objects
+#                   under $PFL_OBJ/kobj/ (for fastpath.py: the static count of a fast path)
 #   run.sh src VERSION
 #                   print the directory holding VERSION's two files (as FREELIST_SRC_DIR takes)
 #   run.sh sim VERSION...
@@ -343,6 +348,32 @@ run_count() {
 		"$dir/results.json" "$dir/count.md" >&2 || FAILED+=("count: record")
 }
 
+# kobj VERSION...: each version's file compiled in the lab's build worktree (its lock held), into
+# the bench kernel's object directory, the object copied out, the worktree's files put back.
+run_kobj() {
+	local name src bsrc kobj dir=$OBJ/kobj
+
+	bsrc=$(lab BUILD_SRC) && kobj=$(lab BASE_CACHE)/obj/bench || return 1
+	[[ -f $kobj/.config && -f $kobj/kernel/bpf/percpu_freelist.o ]] ||
+		die "kobj: no bench kernel built in $kobj (make kernel REV=lab-base first)"
+	mkdir -p "$dir"
+	for name in "$@"; do
+		src=$(version_dir "$name") || exit 2
+		if ! (
+			exec 9>"$bsrc.lock" && flock 9 &&
+				trap 'git -C "$bsrc" checkout -q -- kernel/bpf/percpu_freelist.c kernel/bpf/percpu_freelist.h' EXIT &&
+				cp "$src"/percpu_freelist.[ch] "$bsrc/kernel/bpf/" &&
+				env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS -u LLVM make -s -C "$bsrc" O="$kobj" \
+					ARCH=x86_64 kernel/bpf/percpu_freelist.o &&
+				cp "$kobj/kernel/bpf/percpu_freelist.o" "$dir/$name.o"
+		); then
+			FAILED+=("kobj: $name")
+			continue
+		fi
+		echo "$name=$dir/$name.o"
+	done
+}
+
 run_sim() {
 	local name src bin args=()
 
@@ -388,12 +419,13 @@ run_plant() {
 	grep -m1 -A7 ': Failure$' "$log" | sed 's/^/    /' >&2
 }
 
-usage="usage: run.sh [test|bench|all|calibrate|mt [--threads N] [VERSION...]|count [VERSION...]|src VERSION|sim [VERSION...]|plant NAME...]"
+usage="usage: run.sh [test|bench|all|calibrate|mt [--threads N] [VERSION...]|count [VERSION...]|kobj VERSION...|src VERSION|sim [VERSION...]|plant NAME...]"
 cmd=${1:-test}
 case $cmd in
 test | bench | all | calibrate) (($# <= 1)) || die "$usage" ;;
 mt | count | sim | plant) shift ;;
 src) (($# == 2)) || die "$usage"; shift ;;
+kobj) (($# >= 2)) || die "$usage"; shift ;;
 *) die "$usage" ;;
 esac
 
@@ -431,6 +463,7 @@ src)
 	version_dir "$1" || exit 2
 	exit 0
 	;;
+kobj) run_kobj "$@" ;;
 sim) run_sim "$@" ;;
 plant)
 	(($#)) || die "plant: which? $(names "$LAB_ROOT/lab/plants" 'freelist-v[0-9]*.patch')"
