@@ -34,9 +34,10 @@ the newest record of its kind that holds what it shows (scripts/records.py). The
                                    named NAME: a full stack map popped in NMI, per kernel
   regress                          make regress, per base: the newest record of a whole run, else
                                    of selected tests; its suites' counts and the new failures
-  md BASE KIND NAME FILE           the Markdown table lines (those starting with '|') of FILE of the
+  md BASE KIND NAME FILE [ROW...]  the Markdown table lines (those starting with '|') of FILE of the
                                    newest record of BASE, KIND, named NAME, as that tool wrote them
-                                   (run.sh count's count.md, the race table of run.sh mt's mt.log)
+                                   (run.sh count's count.md, the race table of run.sh mt's mt.log);
+                                   with ROWs, the header and the rows whose first cell is a ROW
   plot-exhausted NAME FILE         a picture (SVG, FILE beside the page): the median ns of an
                                    exhausted pop against possible CPUs, base and series, per base,
                                    from the newest mt record named NAME; log scales
@@ -373,7 +374,7 @@ class Tables:
             raise Error("no nmi record of %s named %s" % (base, name))
         return r.read("table.md").rstrip("\n").splitlines() + ["", self.source([r])]
 
-    def md(self, base, kind, name, file):
+    def md(self, base, kind, name, file, *rows):
         r = self.newest(base, kind, name)
         if r is None:
             raise Error("no %s record of %s named %s" % (kind, base, name))
@@ -381,8 +382,10 @@ class Tables:
             lines = [line for line in r.read(file).splitlines() if line.startswith("|")]
         except OSError:
             raise Error("%s/%s: no file %s" % (r.base, r.id, file)) from None
-        if not lines:
-            raise Error("%s/%s: %s holds no Markdown table" % (r.base, r.id, file))
+        if rows:
+            lines = lines[:2] + [line for line in lines[2:] if line.split("|")[1].strip() in rows]
+        if len(lines) < 3:
+            raise Error("%s/%s: %s holds no Markdown table%s" % (r.base, r.id, file, " with those rows" if rows else ""))
         return lines + ["", self.source([r])]
 
     GENERATORS = {"icount": icount, "md": md, "compare": compare, "mt": mt, "mt-versions": mt_versions, "htab-mem": htab_mem,
