@@ -91,6 +91,9 @@ class Tables:
     def source(self, used):
         """The lines under a table: its records (links) and their commands, each once."""
         used = list({r.path: r for r in used}.values())
+        for r in used:
+            if r.superseded_by:
+                raise Error("%s/%s/%s is superseded by %s: cite that one" % (r.base, r.kind, r.id, r.superseded_by))
         if not used:
             return "No record holds it yet."
         commands = list(dict.fromkeys(r.meta["command"] for r in used))

@@ -18,6 +18,8 @@ not edited afterwards: a new measurement is a new record. make matrix and make f
   scripts/records.py latest --base BASE --kind KIND [--name NAME]
                                                           the newest record's directory
   scripts/records.py check [RECORD...]                    the schema check (default: every record)
+  scripts/records.py supersede                            mark every record that a newer one of the
+                                                          same name and command replaces
   scripts/records.py ktap LOG [--seconds N] [--cache cold|warm]
                                                           scripts/check.sh's output as a CI record's
                                                           summary.json (.ci/run)
@@ -31,6 +33,11 @@ lab-wide record has {base: its series} for every base),
 files (every data file, relative), and optionally status (the command's exit status), variants
 ({name: commit of the kernel tree or patch}), params (the tool's own settings), migrated_from
 (the files a one-time migration took it from) and note.
+
+A record that a newer record of the same base, kind, name and command replaces is superseded: write marks
+it with a file superseded-by holding the newer record's id (supersede marks the records written
+before there was such a mark). It stays, as every record does; EVIDENCE.md and the findings never
+cite it (make matrix and make findings refuse to).
 """
 import argparse
 import datetime
@@ -46,6 +53,7 @@ import tempfile
 
 from . import LAB_ROOT, patch_keys
 SCHEMA = 1
+SUPERSEDED = "superseded-by"    # a record's mark: the id of the newer record that replaces it
 # kind: (what the tool is, the files a record of it must hold: a name, or "A|B" for either)
 KINDS = {
     "compare": ("scripts/compare/compare.sh (make compare): interleaved trials of kernel variants", ["trials.csv"]),
@@ -193,6 +201,15 @@ class Record:
     def file(self, name):
         return os.path.join(self.path, name)
 
+    @property
+    def superseded_by(self):
+        """The id of the newer record of the same command that replaces this one, or None."""
+        try:
+            with open(self.file(SUPERSEDED), encoding="utf-8") as f:
+                return f.read().strip() or None
+        except FileNotFoundError:
+            return None
+
     def has(self, name):
         return os.path.exists(self.file(name))
 
@@ -313,6 +330,14 @@ def check_record(path, lab_root=LAB_ROOT, bases=None, commits=None):
             break
     have = sorted(os.path.relpath(os.path.join(d, f), path) for d, _, fs in os.walk(path) for f in fs)
     have.remove("meta.json") if "meta.json" in have else None
+    if SUPERSEDED in have:
+        have.remove(SUPERSEDED)
+        with open(os.path.join(path, SUPERSEDED), encoding="utf-8") as f:
+            newer = f.read().strip()
+        if not ID.fullmatch(newer) or newer <= meta["id"]:
+            bad.append("%s: %s names %s, not a newer record's id" % (where, SUPERSEDED, newer or "nothing"))
+        elif not os.path.isdir(os.path.join(os.path.dirname(path), newer)):
+            bad.append("%s: %s names %s, which is not a record of %s/%s" % (where, SUPERSEDED, newer, base, kind))
     if sorted(meta["files"]) != have:
         bad.append("%s: files %s, meta.json lists %s" % (where, " ".join(have), " ".join(sorted(meta["files"]))))
     code = [f for f in have if is_code(os.path.join(path, f))]
@@ -456,7 +481,25 @@ def write(kind, name, what, command, clocks, files, base=None, status=None, vari
     if problems:
         shutil.rmtree(final, ignore_errors=True)
         raise Error("; ".join(problems))
+    mark_superseded(root, base, kind)
     return final
+
+
+def mark_superseded(root, base=None, kind=None):
+    """Mark each record that a newer one of the same base, kind, name and command replaces (its file
+    superseded-by: the newest such record's id); returns the records marked now."""
+    newest, marked = {}, []
+    for r in reversed(load(root, base, kind)):
+        if base and r.base != base:
+            continue
+        key = (r.base, r.kind, r.meta["name"], r.meta["command"])
+        if key not in newest:
+            newest[key] = r.id
+        elif r.superseded_by != newest[key]:
+            with open(r.file(SUPERSEDED), "w", encoding="utf-8") as f:
+                f.write(newest[key] + "\n")
+            marked.append(r)
+    return marked
 
 
 def ktap_summary(text):
@@ -545,6 +588,7 @@ def main(argv=None):
     la.add_argument("--name")
     c = sub.add_parser("check", help="the schema check")
     c.add_argument("records", nargs="*", metavar="RECORD")
+    sub.add_parser("supersede", help="mark every record that a newer one of the same name and command replaces")
     k = sub.add_parser("ktap", help="scripts/check.sh's output as a CI record's summary.json")
     k.add_argument("log", metavar="LOG")
     k.add_argument("--seconds", type=int, help="how long the run took")
@@ -573,6 +617,9 @@ def main(argv=None):
                 raise Error("no %s record of %s%s in %s" % (args.kind, args.base,
                                                             " named " + args.name if args.name else "", root))
             print(found[-1].path)
+        elif args.verb == "supersede":
+            for r in mark_superseded(root):
+                print("%s/%s/%s  superseded by %s" % (r.base, r.kind, r.id, r.superseded_by))
         elif args.verb == "ktap":
             try:
                 with open(args.log, encoding="utf-8", errors="replace") as f:
