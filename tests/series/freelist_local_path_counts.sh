@@ -6,7 +6,7 @@
 # must be at most the base's.
 # Plant: the series' push tests its head's bit on every push, out of line, as v5 did
 # (lab/variants/freelist-v5post-7.3.patch as the series): own and ownflip fail the gate.
-# Plant command: FREELIST_SRC_DIR=$(tools/testing/pcpu_freelist/run.sh src freelist-v5post) tests/series/freelist_local_path_counts.sh
+# Plant command: sed -i 's|^freelist_local_path_counts() {$|&\n\texport FREELIST_SRC_DIR=$("$LAB_ROOT/tools/testing/pcpu_freelist/run.sh" src freelist-v5post)|' tests/series/freelist_local_path_counts.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
