@@ -100,8 +100,28 @@ void pcpu_shim_access(const volatile void *p, int kind);
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #endif
+/*
+ * data_race(EXPR): EXPR's reads race on purpose. An lvalue is read once, as
+ * READ_ONCE() would (old versions mark single loads so); any other
+ * expression, a search of a bitmap, is evaluated as it is, with TSan told to
+ * ignore its reads, as KCSAN is in the kernel.
+ */
 #ifndef data_race
-#define data_race(x)		READ_ONCE(x)
+#ifdef __SANITIZE_THREAD__
+#ifdef __cplusplus
+extern "C" {
+#endif
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+#ifdef __cplusplus
+}
+#endif
+#define data_race(x) ({ AnnotateIgnoreReadsBegin(__FILE__, __LINE__);	\
+	__typeof__((x)) __dr_v = (x);					\
+	AnnotateIgnoreReadsEnd(__FILE__, __LINE__); __dr_v; })
+#else
+#define data_race(x)		({ __typeof__((x)) __dr_v = (x); __dr_v; })
+#endif
 #endif
 #ifndef cpu_relax
 #define cpu_relax()		__builtin_ia32_pause()
@@ -342,6 +362,17 @@ pcpu_shim_find_next_bit_wrap(const unsigned long *addr, unsigned long size,
 	}
 	bit = pcpu_shim_find_next_bit(addr, start, n);
 	return bit < start ? bit : size;
+}
+/* the kernel's helpers of for_each_set_bit_wrap(), for a file that open-codes it */
+static inline unsigned long find_next_bit_wrap(const unsigned long *addr,
+					       unsigned long size, unsigned long offset)
+{
+	return pcpu_shim_find_next_bit_wrap(addr, size, offset, offset, true);
+}
+static inline unsigned long __for_each_wrap(const unsigned long *addr, unsigned long size,
+					    unsigned long start, unsigned long n)
+{
+	return pcpu_shim_find_next_bit_wrap(addr, size, start, n, false);
 }
 
 /*
