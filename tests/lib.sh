@@ -171,16 +171,20 @@ am_matches_series() {
 # The VM tests boot a copy of the kernel under $scratch: `pgrep -f "$scratch/"` then finds only this
 # test's QEMU, never another run's on the same machine.
 vm_kernel() {
+	local kernel
 	if [[ ! -f $scratch/kernel/bzImage ]]; then
 		mkdir -p "$scratch/kernel"
-		cp "$("$S/kernel.sh" HEAD)/bzImage" "$scratch/kernel/bzImage"
+		kernel=$("$S/kernel.sh" HEAD)
+		cp "$kernel/bzImage" "$scratch/kernel/bzImage"
 	fi
 	echo "$scratch/kernel/bzImage"
 }
 
 # vm [vm.sh options] -- CMD: the kernel of HEAD in the VM, under the tests' time limit.
 vm() {
-	"$S/vm.sh" -k "$(vm_kernel)" -t "$VM_TEST_TIMEOUT" "$@"
+	local kernel
+	kernel=$(vm_kernel)
+	"$S/vm.sh" -k "$kernel" -t "$VM_TEST_TIMEOUT" "$@"
 }
 
 # our_qemu: the QEMU processes of this test.

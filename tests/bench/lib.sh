@@ -6,6 +6,7 @@
 # ktap_skip, adds diagnostics with ktap_comment, and ends with ktap_finish; without a bench at
 # $BENCH it is skipped.
 # shellcheck shell=bash
+shopt -s inherit_errexit	# the test's set -e reaches into $(...) too
 # shellcheck source=../ktap.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../ktap.sh"
 
