@@ -55,8 +55,10 @@ else
 	# kernel's: the regress and debug selftests are per kernel, so that a kernel that differs only
 	# outside tools/ gets a module it loads (6.12's debug kernel refused one built for the one
 	# before: "failed to validate module [bpf_testmod] BTF: -22").
-	[[ $config != regress && $config != debug ]] ||
-		out+=-$(basename "$("$LAB_ROOT/scripts/kernel.sh" -n -c "$config" "$commit")")
+	if [[ $config == regress || $config == debug ]]; then
+		kernel_name=$("$LAB_ROOT/scripts/kernel.sh" -n -c "$config" "$commit")
+		out+=-${kernel_name##*/}
+	fi
 	[[ -z $SELFTESTS_LLVM ]] || llvm=$SELFTESTS_LLVM
 	[[ -z $llvm ]] || out+=-llvm$llvm
 	unbuildable=$(list_entries "$BASE_CONFIG/selftests-unbuildable")

@@ -23,6 +23,14 @@
 # do), so that a bad knob is one line before anything runs.
 # shellcheck shell=bash
 
+# set -e reaches into command substitutions: `x=$(build; echo dir)` stops at a failed build
+# instead of going on with its half output (bash resets errexit in $(...) otherwise). Bash still
+# ignores errexit, inside the substitution too, where the command is a condition (`if x=$(f)`,
+# `x=$(f) || return`, a function called so): a function that may run there checks each step that
+# can fail itself, and a substitution passed as an argument (`cmd "$(f)"`) or read through
+# `< <(f)` is never checked: assign it first (unit/measuring_targets_stop_when_a_build_fails).
+shopt -s inherit_errexit
+
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # --help (or -h) as a script's first argument, before anything is checked or run: a script whose

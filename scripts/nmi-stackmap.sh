@@ -72,8 +72,9 @@ for named in "${revs[@]}"; do
 	dry_run && continue
 	[[ -s $runs ]] || die "nmi-stackmap: $name failed before its run (exit status $rc)"
 	# the run's line: its kernel (VARIANT=COMMIT) and its splats, all and unknown
-	read -r kernel splats unknown < <(for f in kernel splats unknown_splats; do
+	fields=$(for f in kernel splats unknown_splats; do
 		python3 "$LAB_ROOT/scripts/benchout.py" field "$f" "$runs"; done | xargs)
+	read -r kernel splats unknown <<<"$fields"
 	note "$name: exit status $rc, $splats splat(s), $unknown unknown"
 	counted+=("$log=$splats,$unknown") variants+=(--variant "$name=${kernel#*=}")
 	files+=("$name.log=$log" "$name.log.err=$log.err")

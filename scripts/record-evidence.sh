@@ -24,7 +24,8 @@ row=$1
 
 # The row's command, from config/matrix (matrix.py names a row or base it does not know).
 cmd=$("$LAB_ROOT/scripts/matrix.py" --recorder "$row" "$BASE") || exit 1
-[[ -z $(git -C "$LAB_ROOT" status --porcelain -- "patches/$BASE") ]] ||
+changed=$(git -C "$LAB_ROOT" status --porcelain -- "patches/$BASE")
+[[ -z $changed ]] ||
 	die "patches/$BASE has uncommitted changes: commit them first (the record names HEAD as the commit measured)"
 
 start=$SECONDS

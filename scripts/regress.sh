@@ -183,10 +183,11 @@ selection_key() {
 }
 
 # run_kernel SIDE REV: build the regress kernel and selftests of REV, run the suites; prints the
-# results directory. It runs in a command substitution, where set -e does not reach: each step
-# that can fail returns its status, so that a failed build stops the run with its own error line.
+# results directory. It runs in a command substitution (where lib.sh's inherit_errexit takes set -e)
+# and in the background (VMS=2); each step that can fail also returns its status, so that a failed
+# build stops the run with its own error line wherever it runs.
 run_kernel() {
-	local side=$1 rev=$2 commit st kernel full dir s
+	local side=$1 rev=$2 commit st kernel full dir s about
 	commit=$(tree_commit "$rev") || return
 	stage_bench st regress "$commit" "${all_suites[@]}" || return
 	stage_kernel kernel regress "$commit" || return
@@ -197,7 +198,8 @@ run_kernel() {
 	[[ -z $allow ]] || dir+=-$(sha1sum <<<"$allow" | cut -c1-8)
 	[[ -z $results ]] || full=$results/$side dir=$results/$side
 	mkdir -p "$dir" "$full"
-	printf 'commit %s\nkernel %s\nselftests %s\nselection %s\n' "$(git -C "$TREE" log -1 --format='%H %s' "$commit")" \
+	about=$(git -C "$TREE" log -1 --format='%H %s' "$commit") || return
+	printf 'commit %s\nkernel %s\nselftests %s\nselection %s\n' "$about" \
 		"$(basename "$kernel")" "$(basename "$st")" "$(selection_key)" | tee "$full/about" >"$dir/about"
 	for s in "${suites[@]}"; do
 		if [[ $s == test_progs* ]]; then
@@ -212,12 +214,12 @@ run_kernel() {
 
 # check_recorded DIR: DIR holds results of the base as it builds today
 check_recorded() {
-	local dir=$1 commit want
+	local dir=$1 commit kernel st want
 	[[ -f $dir/about ]] || die "-B $dir: no recorded results there (about missing)"
 	commit=$(tree_commit "$base_rev")
-	want=$(printf 'kernel %s\nselftests %s\nselection %s' \
-		"$(basename "$("$LAB_ROOT/scripts/kernel.sh" -n -c regress "$commit")")" \
-		"$(basename "$("$LAB_ROOT/scripts/bench-build.sh" -n -c regress "$commit" test_progs)")" "$(selection_key)")
+	kernel=$("$LAB_ROOT/scripts/kernel.sh" -n -c regress "$commit")
+	st=$("$LAB_ROOT/scripts/bench-build.sh" -n -c regress "$commit" test_progs)
+	want=$(printf 'kernel %s\nselftests %s\nselection %s' "${kernel##*/}" "${st##*/}" "$(selection_key)")
 	[[ $(sed -n '/^kernel /p; /^selftests /p; /^selection /p' "$dir/about") == "$want" ]] ||
 		die "-B $dir: recorded for another kernel, selftests or selection than the base builds now (record again: make regress RECORD=1)"
 	for s in "${suites[@]}"; do
@@ -249,7 +251,10 @@ if [[ -n $plant ]]; then
 fi
 # selftests_of REV: the name of REV's regress selftests (their key holds the kernel's)
 selftests_of() {
-	basename "$("$LAB_ROOT/scripts/bench-build.sh" -n -c regress "$(tree_commit "$1")" test_progs)"
+	local commit st
+	commit=$(tree_commit "$1")
+	st=$("$LAB_ROOT/scripts/bench-build.sh" -n -c regress "$commit" test_progs)
+	echo "${st##*/}"
 }
 # Two sides with one kernel and one selftests (-r of the base, or a series that changes neither)
 # share one results directory in the cache: side by side, both would run every test into it.

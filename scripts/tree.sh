@@ -47,7 +47,7 @@ make_base_commit() {
 
 # What a rebuild would lose, as the lines of a refusal; nothing when nothing would be lost.
 would_lose() {
-	local changes kept extra c since
+	local changes kept extra c since commits
 	if [[ -d $TREE/.git/rebase-apply ]]; then
 		echo "a git am or rebase is in progress; finish it (git -C $TREE am --continue) or drop it (git -C $TREE am --abort)"
 		return
@@ -64,7 +64,8 @@ would_lose() {
 	since=("$BASE_TAG..HEAD")
 	git -C "$TREE" rev-parse -q --verify "$old_head^{commit}" >/dev/null && since+=("^$old_head")
 	kept=$(for p in "${patches[@]}"; do patch_key "$p"; done)
-	for c in $(git -C "$TREE" rev-list --reverse "${since[@]}"); do
+	commits=$(git -C "$TREE" rev-list --reverse "${since[@]}")	# (a for list's $(...) is never checked)
+	for c in $commits; do
 		grep -qxF "$(commit_key "$TREE" "$c")" <<<"$kept" ||
 			extra+="    $(git -C "$TREE" log -1 --format='%h %s' "$c")"$'\n'
 	done

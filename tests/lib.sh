@@ -3,8 +3,8 @@
 # not run it. A test is one executable: it defines a function and ends with
 # `run_test FUNCTION "$@"`, which prints "TAP version 13", the plan "1..1", the function's output
 # as "# " lines and "ok 1 NAME", "not ok 1 NAME" or "ok 1 NAME # SKIP reason"; it exits 0, 1 or 4
-# (skip). A test of several cases calls ktap_plan N, then ktap_ok / ktap_not_ok / ktap_skip,
-# ktap_finish.
+# (skip). A test of several cases calls ktap_print_header and ktap_set_plan N, then
+# ktap_test_pass / ktap_test_fail / ktap_test_skip, ktap_finished (kselftest's names: tests/ktap.sh).
 # shellcheck shell=bash
 set -euo pipefail
 # shellcheck source=../scripts/lib.sh
@@ -31,7 +31,8 @@ skip_file=$scratch/.skip-reason
 run_test() {
 	local fn=$1 rc
 	shift
-	ktap_plan 1
+	ktap_print_header
+	ktap_set_plan 1
 	rm -f "$skip_file"
 	set +e
 	(
@@ -41,13 +42,16 @@ run_test() {
 	rc=${PIPESTATUS[0]}
 	set -e
 	if ((rc == 0)); then
-		ktap_ok "$fn"
+		ktap_test_pass "$fn"
 	elif ((rc == KSFT_SKIP)) && [[ -f $skip_file ]]; then
-		ktap_skip "$fn" "$(cat "$skip_file")"
+		ktap_test_skip "$fn" "$(cat "$skip_file")"
+		# (kselftest's exit status of a test that ran nothing: its ktap_finished says 0)
+		ktap_print_totals
+		exit "$KSFT_SKIP"
 	else
-		ktap_not_ok "$fn"
+		ktap_test_fail "$fn"
 	fi
-	ktap_finish
+	ktap_finished
 }
 
 # poll TENTHS CMD...: run CMD every 0.1 s until it succeeds, at most TENTHS times, then once more;
@@ -171,16 +175,20 @@ am_matches_series() {
 # The VM tests boot a copy of the kernel under $scratch: `pgrep -f "$scratch/"` then finds only this
 # test's QEMU, never another run's on the same machine.
 vm_kernel() {
+	local kernel
 	if [[ ! -f $scratch/kernel/bzImage ]]; then
 		mkdir -p "$scratch/kernel"
-		cp "$("$S/kernel.sh" HEAD)/bzImage" "$scratch/kernel/bzImage"
+		kernel=$("$S/kernel.sh" HEAD)
+		cp "$kernel/bzImage" "$scratch/kernel/bzImage"
 	fi
 	echo "$scratch/kernel/bzImage"
 }
 
 # vm [vm.sh options] -- CMD: the kernel of HEAD in the VM, under the tests' time limit.
 vm() {
-	"$S/vm.sh" -k "$(vm_kernel)" -t "$VM_TEST_TIMEOUT" "$@"
+	local kernel
+	kernel=$(vm_kernel)
+	"$S/vm.sh" -k "$kernel" -t "$VM_TEST_TIMEOUT" "$@"
 }
 
 # our_qemu: the QEMU processes of this test.

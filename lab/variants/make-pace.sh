@@ -18,6 +18,7 @@
 # the parent's kernel/bpf/percpu_freelist.c. Prints the patch that makes NAME of it (git am-able,
 # paths a/kernel/bpf/percpu_freelist.c); scripts/lib/variants.sh runs it.
 set -euo pipefail
+shopt -s inherit_errexit	# set -e reaches into $(...) too
 
 usage="usage: $0 NAME PARENT_FILE (NAME: freelist-v3-pace<P>[-<version>] or freelist-v3-mimic[-<version>])"
 case ${1:-} in

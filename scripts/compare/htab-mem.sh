@@ -88,9 +88,11 @@ echo
 echo "$summary"
 echo "$summary" >"$out/table.txt"
 if [[ ${RECORD:-0} == 1 ]]; then
+	clock=$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")
+	series_commit=$(git -C "$TREE" rev-parse --short=12 "$rev")
 	lab_record --kind htab-mem --name htab-mem-vs-upstream \
-		--clock "$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")" \
+		--clock "$clock" \
 		--what "6.1's htab-mem (pairing barrier and turn$([[ -z $vdir ]] || echo ", and the variant $variant")) against upstream's, every use case and flavour, alternated in one VM boot, $prods producers, $rounds rounds" \
-		--command "$command" --variant "series=$(git -C "$TREE" rev-parse --short=12 "$rev")" "runs.log=$log" "table.txt=$out/table.txt"
+		--command "$command" --variant "series=$series_commit" "runs.log=$log" "table.txt=$out/table.txt"
 fi
 results_done "$out"

@@ -40,7 +40,9 @@ where=vm
 wanted=("${@:-trigger}")
 unknown=$(registry_unknown "${wanted[@]}" | head -n1)
 [[ -z $unknown ]] || die "no benchmark or family '$unknown' in config/benchmarks"
-mapfile -t benchs < <(registry_select "$where" "${wanted[@]}" | awk '{ print $2 }')
+selected=$(registry_select "$where" "${wanted[@]}" | awk '{ print $2 }')
+benchs=()
+[[ -z $selected ]] || mapfile -t benchs <<<"$selected"
 ((${#benchs[@]})) || die "none of '${*:-trigger}' can run on the $where"
 for b in "${benchs[@]}"; do
 	[[ $b == trig-* ]] || die "'$b' is not a trigger benchmark (trig-*): only those count hits per producer"
@@ -66,7 +68,8 @@ if dry_run; then
 fi
 
 # the bench commits, as the run's line names them: "VARIANT=COMMIT VARIANT=COMMIT" (12 digits)
-read -r bench_a bench_b < <(python3 "$LAB_ROOT/scripts/benchout.py" field bench "$runs")
+bench_ids=$(python3 "$LAB_ROOT/scripts/benchout.py" field bench "$runs")
+read -r bench_a bench_b <<<"$bench_ids"
 commit_a=${bench_a##*=} commit_b=${bench_b##*=}
 {
 	echo
@@ -77,8 +80,9 @@ commit_a=${bench_a##*=} commit_b=${bench_b##*=}
 	python3 "$LAB_ROOT/scripts/benchout.py" scaling "$runs"
 } | tee "$out/table.txt"
 if [[ ${RECORD:-0} == 1 ]]; then
+	clock=$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")
 	lab_record --kind scaling --name "scaling-$where" \
-		--clock "$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")" \
+		--clock "$clock" \
 		--what "${benchs[*]} at -p1 and -p2, bench A ($rev_a) against bench B ($rev_b), on the $where, $rounds rounds" \
 		--command "$command" --variant "A=$commit_a" --variant "B=$commit_b" "scaling.log=$log"
 fi

@@ -252,22 +252,25 @@ series_cc() {
 # patched_commit REV PATCH: REV with PATCH applied on top, a commit of the tree kept as the tag
 # lab-patched/<patch name>-<hash of REV and PATCH>; prints it. Lab variants and plants. A patch in
 # mail form is applied with git am; a plain diff (prose, then the diff: the harness's plants of
-# lab/plants/) with git apply, committed as "PLANT: <patch name>".
+# lab/plants/) with git apply, committed as "PLANT: <patch name>". Its callers run it as a
+# condition (`x=$(patched_commit ...) || die`), where set -e does not reach: each step that can
+# fail returns.
 patched_commit() {
-	local rev name tag wt files
-	rev=$(tree_commit "$1")
+	local rev name key tag wt files head
+	rev=$(tree_commit "$1") || return
 	name=$(basename "$2" .patch)
-	tag=lab-patched/$name-$({ echo "$rev"; cat "$2"; } | sha1sum | cut -c1-8)
+	key=$({ echo "$rev"; cat "$2"; } | sha1sum | cut -c1-8) || return
+	tag=lab-patched/$name-$key
 	if ! git -C "$TREE" rev-parse -q --verify "$tag" >/dev/null; then
-		wt=$(mktemp -d "$BASE_CACHE/patched.XXXXXX")
+		wt=$(mktemp -d "$BASE_CACHE/patched.XXXXXX") || return
 		# only the files the patch changes are checked out (git am needs nothing else)
-		git -C "$TREE" worktree add -q --no-checkout --detach "$wt" "$rev"
-		git -C "$wt" read-tree HEAD
-		files=$(sed -n 's|^--- a/\([^	]*\).*|\1|p' "$2" | sort -u)
+		git -C "$TREE" worktree add -q --no-checkout --detach "$wt" "$rev" || return
+		git -C "$wt" read-tree HEAD || return
+		files=$(sed -n 's|^--- a/\([^	]*\).*|\1|p' "$2" | sort -u) || return
 		# shellcheck disable=SC2086 # one word per file
-		[[ -z $files ]] || files=$(git -C "$wt" ls-files -- $files)
+		[[ -z $files ]] || files=$(git -C "$wt" ls-files -- $files) || return
 		# shellcheck disable=SC2086 # one word per file
-		[[ -z $files ]] || git -C "$wt" checkout HEAD -- $files
+		[[ -z $files ]] || git -C "$wt" checkout HEAD -- $files || return
 		if grep -qm1 '^Subject: ' "$2"; then
 			"$LAB_ROOT/scripts/apply-series.sh" "$wt" "$2" >&2 || {
 				git -C "$TREE" worktree remove --force "$wt"
@@ -279,7 +282,8 @@ patched_commit() {
 			git -C "$TREE" worktree remove --force "$wt"
 			return 1
 		fi
-		git -C "$TREE" tag "$tag" "$(git -C "$wt" rev-parse HEAD)"
+		head=$(git -C "$wt" rev-parse HEAD) || return
+		git -C "$TREE" tag "$tag" "$head" || return
 		git -C "$TREE" worktree remove --force "$wt"
 	fi
 	git -C "$TREE" rev-parse "$tag^{commit}"

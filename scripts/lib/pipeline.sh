@@ -168,8 +168,10 @@ stage_judge() {
 		judged_splats='$splats' judged_unknown='$unknown_splats'
 		return 0
 	fi
+	local judged
+	judged=$(judge_splats "$1" "$1.err")
 	# shellcheck disable=SC2034 # read by the caller
-	read -r judged_splats judged_unknown < <(judge_splats "$1" "$1.err")
+	read -r judged_splats judged_unknown <<<"$judged"
 }
 
 # stage_runs_line RUNS LOG FIELD...: the run whose output is LOG as one JSON line (its FIELDs, and

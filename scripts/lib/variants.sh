@@ -74,23 +74,25 @@ variant_patch() {
 
 # variant_commit NAME [SERIES_REV]: the tree's commit of variant NAME: its root (the base, or the
 # series at SERIES_REV, default HEAD) with the patch of each variant on the way applied in turn
-# (patched_commit: tags lab-patched/<name>-<hash>).
+# (patched_commit: tags lab-patched/<name>-<hash>). It runs as a stage's command (stage_out's
+# `$(...) || return`, a condition, where set -e does not reach): each step that can fail returns.
 variant_commit() {
 	local series=${2:-HEAD} steps step commit tmp patch
-	mapfile -t steps < <(variant_steps "$1")
+	steps=$(variant_steps "$1") || return
+	mapfile -t steps <<<"$steps"
 	((${#steps[@]} > 1)) || return 1
 	if [[ ${steps[0]} == base ]]; then
-		commit=$(tree_commit "$BASE_TAG")
+		commit=$(tree_commit "$BASE_TAG") || return
 	else
-		commit=$(tree_commit "$series")
+		commit=$(tree_commit "$series") || return
 	fi
 	for step in "${steps[@]:1}"; do
 		tmp=''
 		if ! variant_file "$step" >/dev/null; then
-			tmp=$(mktemp -d)
-			git -C "$TREE" show "$commit:kernel/bpf/percpu_freelist.c" >"$tmp/percpu_freelist.c"
+			tmp=$(mktemp -d) || return
+			git -C "$TREE" show "$commit:kernel/bpf/percpu_freelist.c" >"$tmp/percpu_freelist.c" || return
 		fi
-		patch=$(variant_patch "$step" "$tmp")
+		patch=$(variant_patch "$step" "$tmp") || return
 		[[ -z $tmp ]] || rm -rf "$tmp"
 		commit=$(patched_commit "$commit" "$patch") || die "variant '$step' does not apply to its parent ($1)"
 	done

@@ -2,15 +2,28 @@
 # and the checks of bench's option errors. Self-contained (bash and coreutils only), so that a
 # test runs against any built bench, from any directory, as a kselftest would:
 #   BENCH=/path/to/bench tests/bench/test_bench_NAME.sh
-# Source it from a test (after `set -euo pipefail`). A test reports with ktap_ok / ktap_not_ok /
-# ktap_skip, adds diagnostics with ktap_comment, and ends with ktap_finish; without a bench at
-# $BENCH it is skipped.
+# Source it from a test (after `set -euo pipefail`): it prints the KTAP header. A test reports with
+# ktap_test_pass / ktap_test_fail / ktap_test_skip, adds diagnostics with ktap_print_msg, and ends
+# with ktap_finished (kselftest's names: tests/ktap.sh); without a bench at $BENCH it is skipped.
 # shellcheck shell=bash
+shopt -s inherit_errexit	# the test's set -e reaches into $(...) too
 # shellcheck source=../ktap.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../ktap.sh"
+ktap_print_header
 
 BENCH=${BENCH:-./bench}
-[[ -x $BENCH ]] || ktap_skip_all "no bench at '$BENCH' (BENCH=/path/to/bench)"
+if [[ ! -x $BENCH ]]; then
+	ktap_skip_all "no bench at '$BENCH' (BENCH=/path/to/bench)"
+	exit "$KSFT_SKIP"
+fi
+
+# need_root: skip the whole test unless it runs as root
+need_root() {
+	if ((EUID != 0)); then
+		ktap_skip_all "needs root"
+		exit "$KSFT_SKIP"
+	fi
+}
 
 # bench_rejects MESSAGE BENCH-ARGS...: bench must exit with status 1 and print exactly one line, on
 # stderr, containing MESSAGE.
@@ -19,13 +32,13 @@ bench_rejects() {
 	shift
 	err=$("$BENCH" "$@" 2>&1 >/dev/null) || rc=$?
 	if ((rc != 1)); then
-		ktap_not_ok "bench $*: exit status $rc, expected 1"
-		ktap_comment "$err"
+		ktap_test_fail "bench $*: exit status $rc, expected 1"
+		ktap_print_msg "$err"
 	elif [[ $(wc -l <<<"$err") != 1 || $err != *"$want"* ]]; then
-		ktap_not_ok "bench $*: expected one line with '$want'"
-		ktap_comment "$err"
+		ktap_test_fail "bench $*: expected one line with '$want'"
+		ktap_print_msg "$err"
 	else
-		ktap_ok "bench $*: $err"
+		ktap_test_pass "bench $*: $err"
 	fi
 }
 
@@ -36,12 +49,12 @@ bench_rejects_with() {
 	shift 2
 	err=$("$BENCH" "$@" 2>&1 >/dev/null) || rc=$?
 	if ((rc != status)); then
-		ktap_not_ok "bench $*: exit status $rc, expected $status"
-		ktap_comment "$err"
+		ktap_test_fail "bench $*: exit status $rc, expected $status"
+		ktap_print_msg "$err"
 	elif [[ $err != *"$want"* ]]; then
-		ktap_not_ok "bench $*: expected '$want'"
-		ktap_comment "$err"
+		ktap_test_fail "bench $*: expected '$want'"
+		ktap_print_msg "$err"
 	else
-		ktap_ok "bench $*: $(head -n1 <<<"$err")"
+		ktap_test_pass "bench $*: $(head -n1 <<<"$err")"
 	fi
 }

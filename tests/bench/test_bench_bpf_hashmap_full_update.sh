@@ -31,7 +31,7 @@ if awk '/full-update/ { own = 1; next } own && /^($| [^ ])/ { exit } own' <<<"$h
 	grep -q -- '--max_entries='; then
 	size=max_entries
 fi
-ktap_comment "the map's size is --$size"
+ktap_print_msg "the map's size is --$size"
 bench_rejects "invalid --mode 'bogus'" $b --mode bogus
 bench_rejects "invalid --mode ''" $b --mode ""
 # Upstream bench (6.12, 7.3) parses the command line with the options of every benchmark, and a
@@ -77,14 +77,14 @@ if awk '/full-update/ { own = 1; next } own && /^($| [^ ])/ { exit } own' <<<"$h
 	bench_rejects "invalid --period_ns '-1'" -p2 $b --mode race --period_ns -1
 	bench_rejects "invalid --period_ns '1000000001'" -p2 $b --mode race --period_ns 1000000001
 else
-	ktap_skip "race mode's options" "this bench has no --mode race"
+	ktap_test_skip "race mode's options" "this bench has no --mode race"
 fi
 
 for opt in --mode --$size --nr_loops; do
 	if grep -q -- "$opt=" <<<"$help"; then
-		ktap_ok "--help lists $opt"
+		ktap_test_pass "--help lists $opt"
 	else
-		ktap_not_ok "--help lists $opt"
+		ktap_test_fail "--help lists $opt"
 	fi
 done
 
@@ -115,7 +115,7 @@ outcomes_match() {
 run() {
 	local mode=$1 expect=$2 out outcomes
 	if [[ $(id -u) != 0 ]]; then
-		ktap_skip "$mode mode" "needs root"
+		ktap_test_skip "$mode mode" "needs root"
 		return
 	fi
 	out=$(timeout 60 "$BENCH" -w1 -d1 -p2 $b --mode "$mode" --$size 128 --nr_loops 1000 2>&1) || true
@@ -124,18 +124,18 @@ run() {
 		# On the host (series/bench_options_and_outcomes_on_host) the kernel may refuse the
 		# program (7.3's attaches to fentry/sys_getpgid; this host answers -EPERM); the
 		# outcomes are checked in the VM (vm/vm_bench_harness_tests), where it loads.
-		ktap_skip "$mode mode" "the host kernel does not load the benchmark's program: $(grep -m1 'load failed' <<<"$out")"
+		ktap_test_skip "$mode mode" "the host kernel does not load the benchmark's program: $(grep -m1 'load failed' <<<"$out")"
 	elif [[ -z $outcomes ]]; then
-		ktap_not_ok "$mode mode: no outcomes"
-		ktap_comment "$out"
+		ktap_test_fail "$mode mode: no outcomes"
+		ktap_print_msg "$out"
 	elif grep -q WARNING <<<"$out"; then
-		ktap_not_ok "$mode mode: $(grep WARNING <<<"$out")"
+		ktap_test_fail "$mode mode: $(grep WARNING <<<"$out")"
 	elif [[ $outcomes != *" 128 entries, "* ]] || ! outcomes_match "$expect" "$outcomes"; then
-		ktap_not_ok "$mode mode: unexpected outcomes: $outcomes"
+		ktap_test_fail "$mode mode: unexpected outcomes: $outcomes"
 	elif ! tail -n1 <<<"$out" | grep -qE '^Summary: hits +[0-9.]+ ± [0-9.]+M/s'; then
-		ktap_not_ok "$mode mode: bad summary line: $(tail -n1 <<<"$out")"
+		ktap_test_fail "$mode mode: bad summary line: $(tail -n1 <<<"$out")"
 	else
-		ktap_ok "$mode mode: $outcomes"
+		ktap_test_pass "$mode mode: $outcomes"
 	fi
 }
 run full -E2BIG
@@ -148,27 +148,27 @@ run existing ok
 race_run() {
 	local out outcomes group role n
 	if ((!race)); then
-		ktap_skip "race mode" "this bench has no --mode race"
+		ktap_test_skip "race mode" "this bench has no --mode race"
 		return
 	elif [[ $(id -u) != 0 ]]; then
-		ktap_skip "race mode" "needs root"
+		ktap_test_skip "race mode" "needs root"
 		return
 	elif (($(nproc) < 2)); then
-		ktap_skip "race mode" "needs 2 online CPUs, not $(nproc)"
+		ktap_test_skip "race mode" "needs 2 online CPUs, not $(nproc)"
 		return
 	fi
 	out=$(timeout 60 "$BENCH" -w1 -d2 -a -p2 $b --mode race --churners 1 --period_ns 0 \
 		--$size 128 2>&1) || true
 	outcomes=$(grep '^Outcomes' <<<"$out" || true)
 	if [[ -z $outcomes && ${BENCH_ON_HOST:-0} == 1 ]] && grep -q "failed to load BPF skeleton" <<<"$out"; then
-		ktap_skip "race mode" "the host kernel does not load the benchmark's program"
+		ktap_test_skip "race mode" "the host kernel does not load the benchmark's program"
 		return
 	elif [[ $outcomes != *"race mode, 128 entries, "*"): churners ok "*"; inserters ok "* ]]; then
-		ktap_not_ok "race mode: no outcomes per role"
-		ktap_comment "$out"
+		ktap_test_fail "race mode: no outcomes per role"
+		ktap_print_msg "$out"
 		return
 	elif grep -q WARNING <<<"$out"; then
-		ktap_not_ok "race mode: $(grep WARNING <<<"$out")"
+		ktap_test_fail "race mode: $(grep WARNING <<<"$out")"
 		return
 	fi
 	# the groups: "churners ok N, -E2BIG N, ...; inserters ok N, -E2BIG N, ..."
@@ -180,21 +180,21 @@ race_run() {
 		n=${n#*"${group#* } "}
 		n=${n%%,*}
 		if [[ ! $n =~ ^[0-9]+$ || $n == 0 ]]; then
-			ktap_not_ok "race mode: $group ${n:0:20}: $outcomes"
+			ktap_test_fail "race mode: $group ${n:0:20}: $outcomes"
 			return
 		fi
 	done
 	for role in churners inserters; do
 		if ! grep -qE "^$role +inserts +[0-9.]+ ± [0-9.]+M/s, -E2BIG +[0-9.]+ ± [0-9.]+M/s, failed insert " <<<"$out"; then
-			ktap_not_ok "race mode: no $role line"
-			ktap_comment "$out"
+			ktap_test_fail "race mode: no $role line"
+			ktap_print_msg "$out"
 			return
 		fi
 	done
 	if ! tail -n1 <<<"$out" | grep -qE '^Summary: hits +[0-9.]+ ± [0-9.]+M/s'; then
-		ktap_not_ok "race mode: bad summary line: $(tail -n1 <<<"$out")"
+		ktap_test_fail "race mode: bad summary line: $(tail -n1 <<<"$out")"
 	else
-		ktap_ok "race mode: $outcomes"
+		ktap_test_pass "race mode: $outcomes"
 	fi
 }
 race_run
@@ -204,14 +204,14 @@ race_run
 race_offered() {
 	local out role line offered attempted bad=""
 	if ((!race)) || [[ $(id -u) != 0 ]] || (($(nproc) < 2)); then
-		ktap_skip "race mode's offered inserts" "no race mode, no root or one online CPU"
+		ktap_test_skip "race mode's offered inserts" "no race mode, no root or one online CPU"
 		return
 	fi
 	out=$(timeout 60 "$BENCH" -w1 -d2 -a -p2 $b --mode race --churners 1 --period_ns 100000 \
 		--nr_loops 100 --$size 128 2>&1) || true
 	if ! grep -q '^Outcomes' <<<"$out" && [[ ${BENCH_ON_HOST:-0} == 1 ]] &&
 		grep -q "failed to load BPF skeleton" <<<"$out"; then
-		ktap_skip "race mode's offered inserts" "the host kernel does not load the benchmark's program"
+		ktap_test_skip "race mode's offered inserts" "the host kernel does not load the benchmark's program"
 		return
 	fi
 	for role in churners inserters; do
@@ -225,12 +225,12 @@ race_offered() {
 		fi
 	done
 	if [[ -n $bad ]]; then
-		ktap_not_ok "race mode's offered inserts:${bad%;}"
-		ktap_comment "$out"
+		ktap_test_fail "race mode's offered inserts:${bad%;}"
+		ktap_print_msg "$out"
 	else
-		ktap_ok "race mode's offered inserts: $(grep '^Offered' <<<"$out" | paste -sd' ')"
+		ktap_test_pass "race mode's offered inserts: $(grep '^Offered' <<<"$out" | paste -sd' ')"
 	fi
 }
 race_offered
 
-ktap_finish
+ktap_finished

@@ -15,10 +15,14 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-ktap_require_root
-ktap_require_cmd strace
+need_root
+if ! command -v strace >/dev/null; then
+	ktap_skip_all "needs strace"
+	exit "$KSFT_SKIP"
+fi
 if (($(nproc) < 2)); then
 	ktap_skip_all "needs two CPUs"
+	exit "$KSFT_SKIP"
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-counters.XXXXXX")
@@ -35,22 +39,22 @@ for b in trig-base trig-rawtp; do
 		n += rate * 1e6 * (1 + delta / 1e6)
 	} END { printf "%.0f\n", n }' <<<"$out")
 	if [[ -z $calls || $hits == 0 ]]; then
-		ktap_not_ok "$b: no count (strace: '${calls:-}', bench: $hits)"
-		ktap_comment "$out"
+		ktap_test_fail "$b: no count (strace: '${calls:-}', bench: $hits)"
+		ktap_print_msg "$out"
 		continue
 	fi
 	# bench prints rates in M/s with three decimals, 500 hits either way per interval
 	if ((calls < 50000)); then
-		ktap_skip "$b" "only $calls getpgid calls: too few to compare with rates printed to 0.001M/s"
+		ktap_test_skip "$b" "only $calls getpgid calls: too few to compare with rates printed to 0.001M/s"
 		continue
 	fi
 	ratio=$(awk -v h="$hits" -v c="$calls" 'BEGIN { printf "%.3f", h / c }')
 	if awk -v r="$ratio" 'BEGIN { exit !(r >= 0.9 && r <= 1.1) }'; then
-		ktap_ok "$b: bench counted $hits hits, strace $calls getpgid calls (ratio $ratio)"
+		ktap_test_pass "$b: bench counted $hits hits, strace $calls getpgid calls (ratio $ratio)"
 	else
-		ktap_not_ok "$b: bench counted $hits hits, strace $calls getpgid calls (ratio $ratio, expected 0.9 to 1.1)"
-		ktap_comment "$(grep -E '^(Iter|Summary)' <<<"$out")"
+		ktap_test_fail "$b: bench counted $hits hits, strace $calls getpgid calls (ratio $ratio, expected 0.9 to 1.1)"
+		ktap_print_msg "$(grep -E '^(Iter|Summary)' <<<"$out")"
 	fi
 done
 
-ktap_finish
+ktap_finished

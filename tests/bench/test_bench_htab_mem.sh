@@ -41,9 +41,9 @@ nothing_left() {
 		sleep 0.2
 	done
 	if [[ $(snapshot) == "$before" ]]; then
-		ktap_ok "$name: nothing left behind"
+		ktap_test_pass "$name: nothing left behind"
 	else
-		ktap_not_ok "$name: left behind:"
+		ktap_test_fail "$name: left behind:"
 		diff <(echo "$before") <(snapshot) | sed 's/^/#   /' || true
 	fi
 }
@@ -78,31 +78,31 @@ test_outcomes() {
 			[[ $use_case != */turn ]] || opt+=(--pairing turn)
 			out=$("$bench" -w1 -d2 -p2 htab-mem --use-case "${use_case%/turn}" "${opt[@]}" 2>&1) || true
 			if ! grep -qE '^Summary: per-prod-op +[0-9.]+ ± +[0-9.]+k/s, memory usage +[0-9.]+ ± +[0-9.]+MiB, peak memory usage +[0-9.]+MiB, map growth +[0-9.]+ ± +[0-9.]+MiB, peak map growth +[0-9.]+MiB$' <<<"$out"; then
-				ktap_not_ok "outcomes: $use_case $flavour: no Summary line"
+				ktap_test_fail "outcomes: $use_case $flavour: no Summary line"
 				echo "${out//$'\n'/$'\n'#   }"
 				continue
 			fi
 			if grep -q '^WARNING' <<<"$out" || ! grep -q '^Outcomes' <<<"$out"; then
-				ktap_not_ok "outcomes: $use_case $flavour: unexpected outcomes"
+				ktap_test_fail "outcomes: $use_case $flavour: unexpected outcomes"
 				grep -E '^(Outcomes|WARNING)' <<<"$out" | sed 's/^/#   /'
 				continue
 			fi
-			ktap_ok "outcomes: $use_case $flavour: $(grep '^Summary' <<<"$out")"
+			ktap_test_pass "outcomes: $use_case $flavour: $(grep '^Summary' <<<"$out")"
 			# upstream's figure, the benchmark's cgroup, holds the map's cgroup
 			usage=$(field 'memory usage +([0-9.]+) ±' "$out")
 			growth=$(field 'map growth +([0-9.]+) ±' "$out")
 			if awk -v u="$usage" -v g="$growth" 'BEGIN { exit !(u >= g) }'; then
-				ktap_ok "outcomes: $use_case $flavour: memory usage $usage MiB holds the map's $growth MiB"
+				ktap_test_pass "outcomes: $use_case $flavour: memory usage $usage MiB holds the map's $growth MiB"
 			else
-				ktap_not_ok "outcomes: $use_case $flavour: memory usage $usage MiB is less than the map's growth $growth MiB"
+				ktap_test_fail "outcomes: $use_case $flavour: memory usage $usage MiB is less than the map's growth $growth MiB"
 			fi
 			[[ $flavour == prealloc ]] || continue
 			# a preallocated map holds its preallocated size from the start, and no more
 			expected=$(field '^Expected preallocated size: ([0-9.]+)MiB' "$out")
 			if awk -v g="$growth" -v e="$expected" 'BEGIN { exit !(e > 0 && g >= 0.9 * e && g <= 1.1 * e) }'; then
-				ktap_ok "outcomes: $use_case prealloc: growth $growth MiB, expected $expected MiB"
+				ktap_test_pass "outcomes: $use_case prealloc: growth $growth MiB, expected $expected MiB"
 			else
-				ktap_not_ok "outcomes: $use_case prealloc: growth $growth MiB is not within 10% of the expected $expected MiB"
+				ktap_test_fail "outcomes: $use_case prealloc: growth $growth MiB is not within 10% of the expected $expected MiB"
 			fi
 		done
 	done
@@ -135,7 +135,7 @@ start_bench() {
 test_sigterm() {
 	local before pid
 	before=$(snapshot)
-	start_bench "$scratch/sigterm.out" --use-case batch_add_batch_del || { ktap_not_ok "sigterm: no run"; return; }
+	start_bench "$scratch/sigterm.out" --use-case batch_add_batch_del || { ktap_test_fail "sigterm: no run"; return; }
 	kill -TERM "$pid"
 	wait "$pid" || true
 	nothing_left "SIGTERM" "$before"
@@ -144,11 +144,11 @@ test_sigterm() {
 test_kill9() {
 	local before pid
 	before=$(snapshot)
-	start_bench "$scratch/kill9.out" --use-case add_del_on_diff_cpu || { ktap_not_ok "kill9: no run"; return; }
+	start_bench "$scratch/kill9.out" --use-case add_del_on_diff_cpu || { ktap_test_fail "kill9: no run"; return; }
 	if [[ -d $cg/htab_mem.$pid ]]; then
-		ktap_ok "kill9: the benchmark runs in $cg/htab_mem.$pid"
+		ktap_test_pass "kill9: the benchmark runs in $cg/htab_mem.$pid"
 	else
-		ktap_not_ok "kill9: no cgroup $cg/htab_mem.$pid while running"
+		ktap_test_fail "kill9: no cgroup $cg/htab_mem.$pid while running"
 	fi
 	kill -KILL "$pid"
 	wait "$pid" || true
@@ -160,7 +160,7 @@ test_kill9() {
 test_killgroup() {
 	local before pid
 	before=$(snapshot)
-	start_bench -g "$scratch/killgroup.out" --use-case add_del_on_diff_cpu || { ktap_not_ok "killgroup: no run"; return; }
+	start_bench -g "$scratch/killgroup.out" --use-case add_del_on_diff_cpu || { ktap_test_fail "killgroup: no run"; return; }
 	kill -KILL -- -"$pid"
 	wait "$pid" || true
 	nothing_left "SIGKILL to the process group" "$before"
@@ -171,12 +171,12 @@ test_killgroup() {
 test_head() {
 	local before first status
 	before=$(snapshot)
-	first=$(stdbuf -oL "$bench" -w1 -d60 -p2 htab-mem --use-case overwrite 2>/dev/null | head -n1; echo "${PIPESTATUS[0]}")
+	first=$(set +e; stdbuf -oL "$bench" -w1 -d60 -p2 htab-mem --use-case overwrite 2>/dev/null | head -n1; echo "${PIPESTATUS[0]}")
 	status=${first##*$'\n'}
 	if ((status == 128 + 13)); then
-		ktap_ok "head: the benchmark died of SIGPIPE after: ${first%%$'\n'*}"
+		ktap_test_pass "head: the benchmark died of SIGPIPE after: ${first%%$'\n'*}"
 	else
-		ktap_not_ok "head: the benchmark exited with $status, expected death by SIGPIPE (141)"
+		ktap_test_fail "head: the benchmark exited with $status, expected death by SIGPIPE (141)"
 	fi
 	nothing_left "| head -1" "$before"
 }
@@ -209,9 +209,9 @@ test_nomount() {
 			exit 1
 		fi
 	' bash "$bench" "$scratch/nomount.out"; then
-		ktap_ok "nomount: the benchmark mounted cgroup2 only for itself"
+		ktap_test_pass "nomount: the benchmark mounted cgroup2 only for itself"
 	else
-		ktap_not_ok "nomount: the benchmark's own cgroup2 mount outlived it"
+		ktap_test_fail "nomount: the benchmark's own cgroup2 mount outlived it"
 	fi
 	nothing_left "no cgroup2 mount" "$before"
 }
@@ -222,10 +222,10 @@ test_nomount() {
 test_noreaper() {
 	local before pid reaper status=0 _
 	before=$(snapshot)
-	start_bench -d 10 "$scratch/noreaper.out" --use-case overwrite || { ktap_not_ok "noreaper: no run"; return; }
+	start_bench -d 10 "$scratch/noreaper.out" --use-case overwrite || { ktap_test_fail "noreaper: no run"; return; }
 	reaper=$(pgrep -P "$pid" | head -n1 || true)
 	if [[ -z $reaper ]]; then
-		ktap_not_ok "noreaper: the run has no reaper"
+		ktap_test_fail "noreaper: the run has no reaper"
 		kill -KILL "$pid" 2>/dev/null || true
 		wait "$pid" || true
 		return
@@ -238,15 +238,15 @@ test_noreaper() {
 		sleep 0.1
 	done
 	if ! [[ $(ps -o stat= -p "$reaper") =~ ^(Z|$) ]]; then
-		ktap_not_ok "noreaper: the reaper still ran 5 s after SIGKILL"
+		ktap_test_fail "noreaper: the reaper still ran 5 s after SIGKILL"
 		wait "$pid" || true
 		return
 	fi
 	wait "$pid" || status=$?
 	if ((status == 0)); then
-		ktap_ok "noreaper: the benchmark ended normally without its reaper"
+		ktap_test_pass "noreaper: the benchmark ended normally without its reaper"
 	else
-		ktap_not_ok "noreaper: the benchmark exited with $status after its reaper was killed, expected 0$( ((status != 128 + 13)) || echo ' (141: SIGPIPE)')"
+		ktap_test_fail "noreaper: the benchmark exited with $status after its reaper was killed, expected 0$( ((status != 128 + 13)) || echo ' (141: SIGPIPE)')"
 		tail -n3 "$scratch/noreaper.out" | sed 's/^/#   /'
 	fi
 	nothing_left "reaper killed" "$before"
@@ -255,17 +255,19 @@ test_noreaper() {
 all=(options outcomes sigterm kill9 killgroup head nomount noreaper)
 (($#)) || set -- "${all[@]}"
 for t in "$@"; do
-	declare -F "test_$t" >/dev/null || ktap_bail "no test '$t' (tests: ${all[*]})"
+	declare -F "test_$t" >/dev/null || ktap_exit_fail_msg "no test '$t' (tests: ${all[*]})"
 done
 if [[ $* != options ]]; then
-	ktap_require_root
-	grep -qw memory "$cg/cgroup.controllers" 2>/dev/null ||
+	need_root
+	if ! grep -qw memory "$cg/cgroup.controllers" 2>/dev/null; then
 		ktap_skip_all "no cgroup2 memory controller at $cg (run the tests in the lab VM)"
+		exit "$KSFT_SKIP"
+	fi
 	if grep -qw memory "$cg/cgroup.subtree_control"; then
-		ktap_comment "memory is already enabled in $cg/cgroup.subtree_control: its revert is not tested"
+		ktap_print_msg "memory is already enabled in $cg/cgroup.subtree_control: its revert is not tested"
 	fi
 fi
 for t in "$@"; do
 	"test_$t"
 done
-ktap_finish
+ktap_finished

@@ -15,7 +15,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-ktap_require_root
+need_root
 
 not_yours="is not an option of benchmark"
 bench_rejects "option --nr_hash_funcs $not_yours 'bpf-hashmap-full-update'" \
@@ -33,10 +33,10 @@ parse_only() {
 	local out rc=0
 	out=$(timeout 60 "$BENCH" -w1 -d1 "$@" 2>&1) || rc=$?
 	if grep -q "$not_yours" <<<"$out" || ! grep -q "^Setting up benchmark '$1'" <<<"$out"; then
-		ktap_not_ok "bench $*: options not accepted (exit status $rc)"
-		ktap_comment "$out"
+		ktap_test_fail "bench $*: options not accepted (exit status $rc)"
+		ktap_print_msg "$out"
 	else
-		ktap_ok "bench $*: options accepted"
+		ktap_test_pass "bench $*: options accepted"
 	fi
 }
 parse_only bloom-lookup --nr_entries 5000 --value_size 8 --nr_hash_funcs 3
@@ -51,13 +51,13 @@ map_size() {
 	out=$(timeout 60 "$BENCH" -w1 -d1 -p1 "$@" 2>&1) || true
 	outcomes=$(grep '^Outcomes' <<<"$out" || true)
 	if [[ $outcomes == *"full mode, 5000 entries,"* ]]; then
-		ktap_ok "--nr_entries 5000 $where the benchmark name: $outcomes"
+		ktap_test_pass "--nr_entries 5000 $where the benchmark name: $outcomes"
 	else
-		ktap_not_ok "--nr_entries 5000 $where the benchmark name: map size not 5000"
-		ktap_comment "$out"
+		ktap_test_fail "--nr_entries 5000 $where the benchmark name: map size not 5000"
+		ktap_print_msg "$out"
 	fi
 }
 map_size after bpf-hashmap-full-update --nr_entries 5000
 map_size before --nr_entries 5000 bpf-hashmap-full-update
 
-ktap_finish
+ktap_finished

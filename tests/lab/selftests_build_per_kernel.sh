@@ -6,9 +6,9 @@
 # and different kernels (the freelist patch, last in the series, changes only kernel/) must get
 # two selftests directories for -c regress and for -c debug, and one bench directory for -c bench.
 # Plant: check-debug's selftests keyed by tools/ only, as before faac6b4.
-# Plant command: sed -i 's/\[\[ \$config != regress \&\& \$config != debug \]\] ||/[[ $config != regress ]] ||/' scripts/bench-build.sh
+# Plant command: sed -i 's/^\tif \[\[ \$config == regress || \$config == debug \]\]; then$/\tif [[ $config == regress ]]; then/' scripts/bench-build.sh
 # Plant: make regress's selftests keyed by tools/ only.
-# Plant command: sed -i 's/\[\[ \$config != regress \&\& \$config != debug \]\] ||/[[ $config != debug ]] ||/' scripts/bench-build.sh
+# Plant command: sed -i 's/^\tif \[\[ \$config == regress || \$config == debug \]\]; then$/\tif [[ $config == debug ]]; then/' scripts/bench-build.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

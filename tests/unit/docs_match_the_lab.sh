@@ -26,8 +26,8 @@ missing_paths() {
 	local page=$1 p
 	{
 		# shellcheck disable=SC2016 # backquotes of Markdown, not a command
-		grep -o '`[^` ]*`' "$page" | tr -d '`'
-		grep -o '](\([^)]*\))' "$page" | sed 's/^](//; s/)$//; s/#.*//' | sed "s|^|@|"
+		grep -o '`[^` ]*`' "$page" | tr -d '`' || true	# (a page may name none)
+		grep -o '](\([^)]*\))' "$page" | sed 's/^](//; s/)$//; s/#.*//' | sed "s|^|@|" || true
 	} | sort -u | while read -r p; do
 		if [[ $p == @* ]]; then
 			p=${p#@}

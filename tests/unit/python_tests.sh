@@ -32,14 +32,15 @@ printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -I{} bash -c '
 	*) (cd "$3/$(dirname "$2")" && exec /usr/bin/python3 "$(basename "$2")") ;;
 	esac >"$out.log" 2>&1
 	echo $? >"$out.rc"' - "$scratch" {} "$LAB_ROOT"
-ktap_plan "${#files[@]}"
+ktap_print_header
+ktap_set_plan "${#files[@]}"
 for f in "${files[@]}"; do
 	out=$scratch/$(tr / - <<<"$f")
 	if [[ $(cat "$out.rc") == 0 ]]; then
-		ktap_ok "$f"
+		ktap_test_pass "$f"
 	else
 		sed 's/^/# /' "$out.log"
-		ktap_not_ok "$f"
+		ktap_test_fail "$f"
 	fi
 done
-ktap_finish
+ktap_finished

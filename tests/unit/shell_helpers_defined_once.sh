@@ -1,13 +1,13 @@
 #!/bin/bash
 # Each shell helper has one definition: no function name is defined by two of the lab's libraries
 # (the .sh files that are sourced, not run: not executable), and no script defines again a function
-# that a library defines. Two KTAP libraries once defined skip, ktap_finish and bad_option each
+# that a library defines. Two KTAP libraries once defined skip, ktap_finished and bad_option each
 # their own way, and scripts/test-htab-mem.sh, which sourced both, ended up with three bad_option.
 # (Top-level definitions only: a test's stand-in of a helper, inside a bash -c, is indented.)
 # Plant: a script defines a helper of the libraries again, as test-htab-mem.sh did bad_option.
 # Plant command: printf 'bad_option() {\n\t:\n}\n' >>tests/bench/test_bench_htab_mem.sh
 # Plant: the bench tests' library defines a KTAP helper of its own again.
-# Plant command: printf 'ktap_finish() {\n\texit 0\n}\n' >>tests/bench/lib.sh
+# Plant command: printf 'ktap_finished() {\n\texit 0\n}\n' >>tests/bench/lib.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -45,14 +45,15 @@ if ((${#todo[@]})); then
 		grep "^$f:" "$scratch/findings" >"$cache/${keys[$f]}" || true
 	done
 fi
-ktap_plan "${#files[@]}"
+ktap_print_header
+ktap_set_plan "${#files[@]}"
 for f in "${files[@]}"; do
 	mine=$(<"$cache/${keys[$f]}")
 	if [[ -z $mine ]]; then
-		ktap_ok "$f"
+		ktap_test_pass "$f"
 	else
 		sed 's/^/# /' <<<"$mine"
-		ktap_not_ok "$f"
+		ktap_test_fail "$f"
 	fi
 done
-ktap_finish
+ktap_finished

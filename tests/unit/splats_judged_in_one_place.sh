@@ -8,7 +8,7 @@
 # Plant: make nmi not judging its splats (its measure.sh call without -J splats).
 # Plant command: sed -i 's/ -S nmi_stackmap -J splats / -S nmi_stackmap /' scripts/nmi-stackmap.sh
 # Plant: check-debug reading the splats from the guest's output only, not the kernel's messages.
-# Plant command: sed -i 's/^\tread -r judged_splats judged_unknown < <(judge_splats "\$1" "\$1.err")$/\tread -r judged_splats judged_unknown < <(judge_splats "$1")/' scripts/lib/pipeline.sh
+# Plant command: sed -i 's/^\tjudged=\$(judge_splats "\$1" "\$1.err")$/\tjudged=$(judge_splats "$1")/' scripts/lib/pipeline.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -7,6 +7,7 @@
 # Stands alone: it needs a kernel source, git and a compiler, not the lab.
 # Run it under the machine's CPU lock: flock /tmp/cpu.lock run.sh ...
 set -euo pipefail
+shopt -s inherit_errexit	# set -e reaches into $(...) too
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/bpf-lab/7.3

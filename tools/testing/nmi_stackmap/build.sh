@@ -3,6 +3,7 @@
 # test_progs: its vmlinux.h, libbpf and bpftool) into OUT_DIR, and print the binary's path.
 #   tools/testing/nmi_stackmap/build.sh SELFTESTS_DIR OUT_DIR [CLANG]
 set -euo pipefail
+shopt -s inherit_errexit	# set -e reaches into $(...) too
 
 die() {
 	echo "error: $*" >&2
