@@ -117,9 +117,9 @@ class GeneratorTest(Fixture):
         suite = {"suite": "test_progs", "wall": 60, "tests": [{"name": "a", "result": "OK"}, {"name": "b", "result": "SKIP"}]}
         broken = dict(suite, tests=[{"name": "a", "result": "FAIL"}, {"name": "b", "result": "SKIP"}])
         self.record("regress", "regress", {"base/test_progs.json": suite, "series/test_progs.json": suite},
-                    clock="none", params={"allow": ""})
+                    clock="none", params={"allow": ""}, command="scripts/regress.sh")
         self.record("regress", "regress", {"base/test_progs.json": suite, "series/test_progs.json": broken},
-                    clock="none", params={"allow": "a"})
+                    clock="none", params={"allow": "a"}, command="scripts/regress.sh -a a")
         out = self.tables().regress()
         self.assertEqual(out[2], "| 6.1 | not measured | | | | |")
         self.assertEqual(out[3], "| 7.3 | every test | test_progs | 1, 1, 0 | 1, 1, 0 | **0** |")
