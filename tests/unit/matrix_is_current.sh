@@ -6,7 +6,7 @@
 # Plant command: sed -i '0,/| \[×\([0-9]\)/s//| [×9\1/' EVIDENCE.md
 # Plant: a line of code of 7.3's freelist patch changed: the 7.3 cells measured before it are stale,
 # and the table still gives their numbers.
-# Plant command: sed -i 's/SMP_CACHE_BYTES \* 8),$/SMP_CACHE_BYTES * 16),/' patches/7.3/*/*-bpf-percpu_freelist-*.patch
+# Plant command: sed -i 's/BITS_PER_BYTE), GFP_KERNEL);$/BITS_PER_BYTE), GFP_ATOMIC);/' patches/7.3/*/*-bpf-percpu_freelist-*.patch
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
