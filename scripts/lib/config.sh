@@ -92,7 +92,8 @@ if [[ ${ALLOW_BASE_VERSION:-0} == 1 && -f $BASE_CACHE/base/allowed-version ]]; t
 fi
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
 BASE_DIR=$BASE_CACHE/base/linux-$BASE_PACKAGE_VERSION	# pristine, extracted base
-TREE=${TREE:-$BASE_CACHE/linux}				# git tree: base commit + series
+# shellcheck disable=SC2034 # read by the scripts that source lib.sh
+TREE=${LAB_TREE:-$BASE_CACHE/linux}			# git tree: base commit + series (LAB_TREE: another, for tests)
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
 BUILD_SRC=$BASE_CACHE/build-src				# worktree the kernels are built from
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh

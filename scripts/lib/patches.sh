@@ -13,7 +13,7 @@ tree_commit() {
 }
 
 # checkout_commit WORKTREE COMMIT: check COMMIT out in one of the lab's build worktrees, fetching it
-# first when the worktree belongs to another tree (TREE= pointing at a second tree).
+# first when the worktree belongs to another tree (LAB_TREE= pointing at a second tree).
 checkout_commit() {
 	local dir=$1 commit=$2
 	if ! git -C "$dir" cat-file -e "$commit^{commit}" 2>/dev/null; then
