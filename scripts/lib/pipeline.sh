@@ -76,6 +76,9 @@ commit_of() {
 	*)
 		if variant_known "$1"; then
 			variant_commit "$1"
+		elif [[ -n $OWN_TREE ]]; then
+			own_tree_commit "$1" ||
+				die "unknown variant '$1' (base, series, a commit of TREE=$OWN_TREE, or a variant of lab/variants/index)"
 		else
 			git -C "$TREE" rev-parse --verify -q "$1^{commit}" ||
 				die "unknown variant '$1' (base, series, a commit of the tree, or a variant of lab/variants/index)"
@@ -94,6 +97,11 @@ variant_known() {
 # of an earlier stage's output), before any stage runs
 check_variant() {
 	[[ -n $1 ]] || die "an empty VARIANT (-K, -B, REV): expected base, series, a variant or a commit-ish"
+	if [[ -n $OWN_TREE ]]; then	# TREE=: the user's checkout is there to ask, dry run or not
+		[[ $1 == series ]] || variant_known "$1" || own_tree_commit "$([[ $1 != base ]] && echo "$1" || echo "$BASE_TAG")" >/dev/null ||
+			die "unknown variant '$1' (base, series, a commit of TREE=$OWN_TREE, or a variant of lab/variants/index)"
+		return 0
+	fi
 	[[ $1 != base && $1 != series ]] && git -C "$TREE" rev-parse -q --git-dir >/dev/null 2>&1 || return 0
 	! dry_run || [[ ! $1 =~ ^\$[a-z_][a-z0-9_]*$ ]] || return 0	# an earlier stage's stand-in
 	variant_known "$1" || git -C "$TREE" rev-parse --verify -q "$1^{commit}" >/dev/null ||
