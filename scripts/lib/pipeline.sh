@@ -54,11 +54,17 @@ stage_run() {
 }
 
 # stage_out NAME COMMAND...: NAME=$(COMMAND); a dry run prints "+ NAME=$(COMMAND)" and sets NAME to
-# its stand-in, "$NAME".
+# its stand-in, "$NAME". With TREE=, a dry run names the commit of base, series or a revision
+# (tree_commit, commit_of but of a lab variant), which the user's checkout gives without writing:
+# "+ NAME=COMMIT  # COMMAND".
 stage_out() {
 	local _name=$1 _out
 	shift
-	if dry_run; then
+	if dry_run && [[ -n $OWN_TREE ]] && [[ $1 == tree_commit || ($1 == commit_of && $2 != "\$"*) ]] &&
+		! variant_known "$2"; then
+		_out=$("$@") || exit
+		echo "+ $_name=$_out  # $(shown "$@"), TREE=$OWN_TREE"
+	elif dry_run; then
 		echo "+ $_name=\$($(shown "$@"))"
 		_out="\$$_name"
 	else
