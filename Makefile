@@ -7,6 +7,8 @@ S := scripts
 
 # Knobs, passed to the scripts through the environment (make exports command-line variables):
 #   BASE=<base> (default: config/default-base; config/<base>/, patches/<base>/, $(LAB_CACHE)/<base>/)
+#   TREE=/path/to/linux SERIES_REV= BASE_REV= TREE_DIRTY=1: a kernel checkout of your own, read only
+#   (scripts/tree.sh --help, scripts/lib/own-tree.sh)
 #   REV=<commit-ish of the tree>   CMD='<command for make vm>'   BENCHS='<names or families>'
 #   CPUS=2 MAXCPUS=<possible CPUs> MEM=2G TIMEOUT=<seconds: 600 for vm, 1200 for bench>
 #   SILENCE=300 ICOUNT=1 (deterministic clock) ACCEL=kvm|tcg (default: probe KVM); the defaults of
@@ -53,6 +55,7 @@ help:
 	@echo "make findings     the tables of record of Documentation/findings/ from the records (CHECK=1: only check them)"
 	@echo "make litmus       the series' ordering claims in herd7 against the kernel's memory model (tests Never, plants Sometimes)"
 	@echo "make deps         install the Debian packages the lab needs"
+	@echo "TREE=/path/to/linux [SERIES_REV=…] [BASE_REV=…] [TREE_DIRTY=1] on kernel, bench, compare, regress, check-debug, nmi, vm, vm-bench: your own checkout (scripts/tree.sh --help)"
 	@bases=$$(ls config/*/base.conf | cut -d/ -f2 | sort -V | xargs); \
 	echo "Every target works on one base: BASE=<one of: $$bases> (default: $$(sed -n '/^[^#]/{p;q}' config/default-base); config/<base>/, patches/<base>/)"
 
