@@ -7,6 +7,8 @@ S := scripts
 
 # Knobs, passed to the scripts through the environment (make exports command-line variables):
 #   BASE=<base> (default: config/default-base; config/<base>/, patches/<base>/, $(LAB_CACHE)/<base>/)
+#   TREE=/path/to/linux SERIES_REV= BASE_REV= TREE_DIRTY=1: a kernel checkout of your own, read only
+#   (scripts/tree.sh --help, scripts/lib/own-tree.sh)
 #   REV=<commit-ish of the tree>   CMD='<command for make vm>'   BENCHS='<names or families>'
 #   CPUS=2 MAXCPUS=<possible CPUs> MEM=2G TIMEOUT=<seconds: 600 for vm, 1200 for bench>
 #   SILENCE=300 ICOUNT=1 (deterministic clock) ACCEL=kvm|tcg (default: probe KVM); the defaults of
@@ -64,6 +66,7 @@ help:
 	@echo "  FORCE=1          make tree, make series: rebuild over uncommitted work or commits patches/ lacks, drop patches the tree lacks"
 	@echo "  ALLOW_BASE_VERSION=1  make base: the newest version the suite serves when it no longer serves the pinned one"
 	@echo "  CPUS, MAXCPUS, MEM, TIMEOUT, SILENCE, ICOUNT=1, ACCEL=kvm|tcg  the VM's (defaults: config/vm.conf)"
+	@echo "  TREE=/path/to/linux [SERIES_REV=…] [BASE_REV=…] [TREE_DIRTY=1] on kernel, bench, compare, regress, check-debug, nmi, vm, vm-bench: your own checkout (scripts/tree.sh --help)"
 	@bases=$$(ls config/*/base.conf | cut -d/ -f2 | sort -V | xargs); \
 	echo "Every target works on one base: BASE=<one of: $$bases> (default: $$(sed -n '/^[^#]/{p;q}' config/default-base); config/<base>/, patches/<base>/)"
 

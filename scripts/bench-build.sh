@@ -11,6 +11,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
 check_knobs
+# TREE=: the lab's clone of it, which this reads and makes its worktrees from (scripts/tree.sh)
+[[ -z $OWN_TREE ]] || git -C "$TREE" rev-parse -q --git-dir >/dev/null 2>&1 || "$LAB_ROOT/scripts/tree.sh"
 
 config=bench name_only=0 unbuildable='' llvm='' clang=clang
 while getopts :c:n opt; do
@@ -47,7 +49,7 @@ if [[ ${targets[*]} == bench ]]; then
 	# LLVM=1: built with clang and lld too, against the LLVM kernel's BTF
 	[[ -z $KERNEL_TOOLCHAIN ]] || out+=-$KERNEL_TOOLCHAIN
 	[[ -x $out/bench ]] || ((name_only)) && { echo "$out"; exit 0; }
-	obj=$BASE_CACHE/obj/selftests-bpf${config#bench}${KERNEL_OBJ_TAG:+-$KERNEL_OBJ_TAG}
+	obj=$WORK_CACHE/obj/selftests-bpf${config#bench}${KERNEL_OBJ_TAG:+-$KERNEL_OBJ_TAG}
 	make_args=(OUTPUT="$obj")
 else
 	out=$BASE_CACHE/selftests/$tools-$config
@@ -65,7 +67,7 @@ else
 	[[ -z $unbuildable ]] || out+=-$(sha1sum <<<"$unbuildable" | cut -c1-6)
 	built "$out" || ((name_only)) && { echo "$out"; exit 0; }
 	# (LLVM=1: a worktree of its own, so that gcc and LLVM builds do not clean each other's)
-	src=$BASE_CACHE/selftests-src${KERNEL_OBJ_TAG:+-$KERNEL_OBJ_TAG}
+	src=$WORK_CACHE/selftests-src${KERNEL_OBJ_TAG:+-$KERNEL_OBJ_TAG}
 	obj=$src/tools/testing/selftests/bpf
 	# The test modules (bpf_testmod.ko) are built against the kernel's object directory: given
 	# as KDIR, or, where the commit's test_kmods/Makefile finds the kernel build through
@@ -140,7 +142,7 @@ if [[ $src != "$BUILD_SRC" ]]; then
 	fi
 fi
 mkdir -p "$obj"
-log=$BASE_CACHE/obj/selftests-${config}${KERNEL_OBJ_TAG:+-$KERNEL_OBJ_TAG}-build.log
+log=$WORK_CACHE/obj/selftests-${config}${KERNEL_OBJ_TAG:+-$KERNEL_OBJ_TAG}-build.log
 # make remakes vmlinux.h only when VMLINUX_BTF is newer than it: another kernel's older vmlinux
 # (the regress kernel's, say) must replace it too.
 btf_stamp=$obj/.vmlinux-btf

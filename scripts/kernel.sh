@@ -14,6 +14,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
 check_knobs
+# TREE=: the lab's clone of it, which this reads and makes its worktrees from (scripts/tree.sh)
+[[ -z $OWN_TREE ]] || git -C "$TREE" rev-parse -q --git-dir >/dev/null 2>&1 || "$LAB_ROOT/scripts/tree.sh"
 
 usage="usage: kernel.sh [-c bench|selftests|debug|regress] [-o] [-n] <commit-ish>"
 config=bench need_obj=0 name_only=0
@@ -45,7 +47,7 @@ done
 
 commit=$(tree_commit "$1")
 # The build is of a commit: say so when the developer's edits in the tree are not in it.
-if [[ $commit == $(git -C "$TREE" rev-parse HEAD) && -n $(git -C "$TREE" status --porcelain -uno | head -n1) ]]; then
+if [[ -z $OWN_TREE && $commit == $(git -C "$TREE" rev-parse HEAD) && -n $(git -C "$TREE" status --porcelain -uno | head -n1) ]]; then
 	note "warning: $TREE has uncommitted changes; this builds the committed HEAD without them (commit them to build them)"
 fi
 # The regress kernel starts from the commit's own selftests config, as BPF CI does, in the order of

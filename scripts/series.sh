@@ -14,6 +14,8 @@ set -euo pipefail
 check_knobs
 [[ $# -le 1 && ${1:-} != -* ]] || die "$1: no such argument (usage: scripts/series.sh [OUTDIR])"
 
+[[ -z $OWN_TREE ]] ||
+	die "TREE=$OWN_TREE: make series writes $PATCHES_SHOWN/ from the lab's own tree, not from yours (there: git format-patch)"
 tree=${SERIES_TREE:-$TREE}
 outdir=${1:-$PATCHES}
 [[ -d $tree/.git || -f $tree/.git ]] || die "no kernel tree at $tree (run: make tree)"

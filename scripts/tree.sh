@@ -7,11 +7,27 @@
 # uncommitted changes or commits that are not in patches/, it refuses, names them, and says the
 # command that keeps them.
 #   FORCE=1  rebuild anyway (the uncommitted changes and extra commits are lost).
+# Your own tree: TREE=/path/to/linux (a kernel git checkout) with SERIES_REV=<revision> (default
+# HEAD) and BASE_REV=<revision> (default: the merge-base of SERIES_REV and its upstream) makes
+# make kernel, bench, compare, regress, check-debug, vm and vm-bench measure BASE_REV as base and
+# SERIES_REV as series (REV, HEAD: SERIES_REV). The lab never writes there: it only reads it,
+# into a clone of its own (git clone --shared: its objects read in place) in
+# $LAB_CACHE/own/<name>-<hash>/, where its worktrees and object directories are too (O=). The
+# config is config/<base>/ of the tree's version: of the bases of its major version the newest not
+# newer than it, else the oldest (7.x: 7.3, 6.12.y and later 6.x: 6.12, 6.1.y to 6.11: 6.1); or
+# BASE=<base>. Refused, in one line: not a git tree, a revision that does not exist, a kernel older
+# than the oldest base (6.1), uncommitted changes (TREE_DIRTY=1: build the commits anyway),
+# RECORD=1 (records/ are the lab's own series': the results stay in the cache).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
 check_knobs
 (($# == 0)) || die "$1: no arguments taken (usage: [FORCE=1] scripts/tree.sh)"
+if [[ -n $OWN_TREE ]]; then
+	lock_tree
+	own_tree_sync
+	exit 0
+fi
 
 check_series_layout apply
 lock_tree

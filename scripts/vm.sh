@@ -56,7 +56,7 @@ qemu=${LAB_QEMU:-qemu-system-x86_64}
 need "$qemu" perl
 
 if [[ -z $kernel ]]; then
-	kernel=$("$LAB_ROOT/scripts/kernel.sh" "$(git -C "$TREE" rev-parse HEAD)")
+	kernel=$("$LAB_ROOT/scripts/kernel.sh" HEAD)
 fi
 [[ -d $kernel ]] && kernel=$kernel/bzImage
 [[ -f $kernel ]] || die "kernel '$kernel' not found"

@@ -287,3 +287,32 @@ fake_lab_copy() {
 	git -C "$lab/tree" -c user.name=lab -c user.email=lab@localhost commit -q --allow-empty -m base
 	git -C "$lab/tree" tag lab-base
 }
+
+# own_tree DIR VERSION PATCHLEVEL: a kernel checkout of the user's own for TREE=, as small as the
+# lab can read it: a Makefile of that version, committed on branch upstream; branch main (checked
+# out, upstream its upstream) one commit on. Prints nothing; git runs as "dev".
+own_tree() {
+	local dir=$1
+	mkdir -p "$dir"
+	git -C "$dir" init -q -b main
+	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = 0\nEXTRAVERSION =\n' "$2" "$3" >"$dir/Makefile"
+	git -C "$dir" add Makefile
+	git -C "$dir" -c user.name=dev -c user.email=dev@localhost commit -q -m base
+	git -C "$dir" branch upstream
+	git -C "$dir" branch -q --set-upstream-to=upstream
+	echo series >"$dir/series.c"
+	git -C "$dir" add series.c
+	git -C "$dir" -c user.name=dev -c user.email=dev@localhost commit -q -m series
+}
+
+# refused WANT [VAR=VALUE...]: `make -n compare` with those knobs stops with the one line
+# "error: WANT..." (make's own *** line and the recipes make -n prints aside) and a non-zero exit
+refused() {
+	local want=$1 out rc=0
+	shift
+	out=$(cd "$LAB_ROOT" && env "$@" make -s -n compare 2>&1) || rc=$?
+	out=$(grep -vE '^make(\[[0-9]+\])?: \*\*\*|^scripts/[^ ]*\.sh$' <<<"$out" || true)
+	echo "make -n compare $*: exit $rc: $out"
+	((rc != 0)) || { echo "expected a non-zero exit"; return 1; }
+	[[ $(wc -l <<<"$out") == 1 && $out == "error: $want"* ]] || { echo "expected the one line 'error: $want...'"; return 1; }
+}

@@ -41,8 +41,6 @@ step() {
 # BASE: which kernel the series is for. Each base has its facts in config/<base>/ (base.conf: the
 # Debian package and version; benchmarks: its rows of the registry; bench.config: its config
 # options) and its series in patches/<base>/; the cache keeps one directory per base.
-DEFAULT_BASE=$(sed -n '/^[^#]/{s/[[:space:]].*//;p;q}' "$LAB_ROOT/config/default-base")
-BASE=${BASE:-$DEFAULT_BASE}
 lab_bases() {
 	local d
 	for d in "$LAB_ROOT"/config/*/base.conf; do
@@ -50,6 +48,11 @@ lab_bases() {
 		echo "${d##*/}"
 	done | sort -V
 }
+# TREE=: a kernel checkout of the user's own, whose version picks the base (scripts/lib/own-tree.sh)
+# shellcheck source=scripts/lib/own-tree.sh
+. "$LAB_ROOT/scripts/lib/own-tree.sh"
+DEFAULT_BASE=$(sed -n '/^[^#]/{s/[[:space:]].*//;p;q}' "$LAB_ROOT/config/default-base")
+BASE=${BASE:-$DEFAULT_BASE}
 if [[ ! $BASE =~ ^[0-9]+\.[0-9]+$ || ! -f $LAB_ROOT/config/$BASE/base.conf ]]; then
 	echo "error: BASE=$BASE: expected one of: $(lab_bases | xargs) (config/<base>/base.conf)" >&2
 	exit 1
@@ -92,9 +95,11 @@ if [[ ${ALLOW_BASE_VERSION:-0} == 1 && -f $BASE_CACHE/base/allowed-version ]]; t
 fi
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
 BASE_DIR=$BASE_CACHE/base/linux-$BASE_PACKAGE_VERSION	# pristine, extracted base
-TREE=${TREE:-$BASE_CACHE/linux}				# git tree: base commit + series
+TREE=${LAB_TREE:-$BASE_CACHE/linux}			# git tree: base commit + series (LAB_TREE: another, for tests)
+WORK_CACHE=$BASE_CACHE					# the tree's build worktrees and object directories
+own_tree_paths						# TREE=: the lab's clone of the user's tree, and its own
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
-BUILD_SRC=$BASE_CACHE/build-src				# worktree the kernels are built from
+BUILD_SRC=$WORK_CACHE/build-src				# worktree the kernels are built from
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
 KERNELS=$BASE_CACHE/kernels				# built kernels, one dir per variant
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
@@ -128,7 +133,7 @@ fi
 # kernel_obj CONFIG: the object directory of CONFIG's kernels (bench, selftests, debug, regress)
 # built with the toolchain of LLVM.
 kernel_obj() {
-	echo "$BASE_CACHE/obj/$1${KERNEL_OBJ_TAG:+-$KERNEL_OBJ_TAG}"
+	echo "$WORK_CACHE/obj/$1${KERNEL_OBJ_TAG:+-$KERNEL_OBJ_TAG}"
 }
 
 # list_entries FILE...: the entries of upstream-format lists (DENYLIST, ALLOWLIST): one per line,

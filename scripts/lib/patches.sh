@@ -7,13 +7,18 @@
 SERIES_FORMAT_OPTS=(--subject-prefix="$SUBJECT_PREFIX")
 [[ $BASE_COMMIT_TRAILER != 1 ]] || SERIES_FORMAT_OPTS+=(--base="$BASE_TAG")
 
-# tree_commit COMMIT-ISH: the full id of a commit of the tree, or a one-line error.
+# tree_commit COMMIT-ISH: the full id of a commit of the tree, or a one-line error. With TREE=, a
+# revision of the user's checkout, HEAD its SERIES_REV and lab-base its BASE_REV (own_tree_commit).
 tree_commit() {
+	if [[ -n $OWN_TREE ]]; then
+		own_tree_commit "$1" || die "TREE=$OWN_TREE: no commit '$1'"
+		return
+	fi
 	git -C "$TREE" rev-parse --verify -q "$1^{commit}" || die "no commit '$1' in $TREE (run: make tree)"
 }
 
 # checkout_commit WORKTREE COMMIT: check COMMIT out in one of the lab's build worktrees, fetching it
-# first when the worktree belongs to another tree (TREE= pointing at a second tree).
+# first when the worktree belongs to another tree (LAB_TREE= pointing at a second tree).
 checkout_commit() {
 	local dir=$1 commit=$2
 	if ! git -C "$dir" cat-file -e "$commit^{commit}" 2>/dev/null; then

@@ -54,11 +54,17 @@ stage_run() {
 }
 
 # stage_out NAME COMMAND...: NAME=$(COMMAND); a dry run prints "+ NAME=$(COMMAND)" and sets NAME to
-# its stand-in, "$NAME".
+# its stand-in, "$NAME". With TREE=, a dry run names the commit of base, series or a revision
+# (tree_commit, commit_of but of a lab variant), which the user's checkout gives without writing:
+# "+ NAME=COMMIT  # COMMAND".
 stage_out() {
 	local _name=$1 _out
 	shift
-	if dry_run; then
+	if dry_run && [[ -n $OWN_TREE ]] && [[ $1 == tree_commit || ($1 == commit_of && $2 != "\$"*) ]] &&
+		! variant_known "$2"; then
+		_out=$("$@") || exit
+		echo "+ $_name=$_out  # $(shown "$@"), TREE=$OWN_TREE"
+	elif dry_run; then
 		echo "+ $_name=\$($(shown "$@"))"
 		_out="\$$_name"
 	else
@@ -76,6 +82,9 @@ commit_of() {
 	*)
 		if variant_known "$1"; then
 			variant_commit "$1"
+		elif [[ -n $OWN_TREE ]]; then
+			own_tree_commit "$1" ||
+				die "unknown variant '$1' (base, series, a commit of TREE=$OWN_TREE, or a variant of lab/variants/index)"
 		else
 			git -C "$TREE" rev-parse --verify -q "$1^{commit}" ||
 				die "unknown variant '$1' (base, series, a commit of the tree, or a variant of lab/variants/index)"
@@ -94,6 +103,11 @@ variant_known() {
 # of an earlier stage's output), before any stage runs
 check_variant() {
 	[[ -n $1 ]] || die "an empty VARIANT (-K, -B, REV): expected base, series, a variant or a commit-ish"
+	if [[ -n $OWN_TREE ]]; then	# TREE=: the user's checkout is there to ask, dry run or not
+		[[ $1 == series ]] || variant_known "$1" || own_tree_commit "$([[ $1 != base ]] && echo "$1" || echo "$BASE_TAG")" >/dev/null ||
+			die "unknown variant '$1' (base, series, a commit of TREE=$OWN_TREE, or a variant of lab/variants/index)"
+		return 0
+	fi
 	[[ $1 != base && $1 != series ]] && git -C "$TREE" rev-parse -q --git-dir >/dev/null 2>&1 || return 0
 	! dry_run || [[ ! $1 =~ ^\$[a-z_][a-z0-9_]*$ ]] || return 0	# an earlier stage's stand-in
 	variant_known "$1" || git -C "$TREE" rev-parse --verify -q "$1^{commit}" >/dev/null ||

@@ -13,7 +13,7 @@ from readout.testkit import ENV, git, write
 def lib_sh(script, *args, tree=LAB_ROOT):
     """The output lines of SCRIPT run with scripts/lib.sh sourced (ARGS as $1...)."""
     env = {k: v for k, v in ENV.items() if k != "BASE"}
-    env["TREE"] = tree
+    env["LAB_TREE"] = tree
     p = subprocess.run(["bash", "-c", '. "$0/scripts/lib.sh" && ' + script, LAB_ROOT, *args],
                        capture_output=True, text=True, env=env)
     if p.returncode:

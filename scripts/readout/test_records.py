@@ -70,7 +70,7 @@ class WriteTest(Fixture):
         keys = records.series_keys(os.path.join(self.lab, "patches/7.3"), self.lab)
         f = os.path.join(self.lab, "patches/7.3/0001-a.patch")
         out = subprocess.run(["bash", "-c", '. "$0/scripts/lib.sh" && patch_key "$1"', records.LAB_ROOT, f],
-                             capture_output=True, text=True, env=dict(ENV, TREE=self.lab)).stdout.split()
+                             capture_output=True, text=True, env=dict(ENV, LAB_TREE=self.lab)).stdout.split()
         self.assertEqual([keys[0]["patch_id"], keys[0]["message"]], out)
         self.assertNotEqual(keys[0]["patch_id"], keys[1]["patch_id"])
 

@@ -15,7 +15,7 @@ tree_leaves_a_foreign_tree_alone() {
 	mkdir -p "$dir"
 	git -C "$dir" init -q
 	echo "work" >"$dir/marker"
-	expect_fail "$dir exists but was not made by tree.sh" env TREE="$dir" "$S/tree.sh"
+	expect_fail "$dir exists but was not made by tree.sh" env LAB_TREE="$dir" "$S/tree.sh"
 	[[ $(cat "$dir/marker" 2>/dev/null) == work ]] || { echo "the foreign tree was replaced"; return 1; }
 }
 

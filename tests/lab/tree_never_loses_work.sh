@@ -28,7 +28,7 @@ tree_never_loses_work() {
 	mkdir -p "$tp"
 	cp -r "$PATCHES"/. "$tp/"	# a flat base's files, or its series directories
 	last=$(patches | tail -n1)
-	export TREE=$dev LAB_PATCHES=$tp
+	export LAB_TREE=$dev LAB_PATCHES=$tp
 
 	# Another run holds the tree: this one waits for it.
 	flock "$dev.lock" sleep 4 &

@@ -32,7 +32,8 @@ check() {
 
 btf_check_names_what_llvm_adds() {
 	[[ -n $KERNEL_LLVM ]] || skip "config/$BASE/toolchain.conf names no KERNEL_LLVM"
-	export LAB_CACHE=$scratch/cache TREE=$scratch/tree
+	export LAB_CACHE=$scratch/cache LAB_TREE=$scratch/tree
+	TREE=$LAB_TREE
 	git init -q "$TREE"
 	echo x >"$TREE/f"
 	git -C "$TREE" add f

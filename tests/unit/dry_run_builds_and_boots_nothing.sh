@@ -41,7 +41,7 @@ has() {
 dry_run_builds_and_boots_nothing() {
 	local lab=$scratch/lab out
 	fake_lab "$lab"
-	export LAB_CACHE=$lab/cache TREE=$lab/no-tree
+	export LAB_CACHE=$lab/cache LAB_TREE=$lab/no-tree
 	out=$(make -s -C "$lab" -n check-debug 2>&1) || { echo "make -n check-debug failed: $out"; return 1; }
 	echo "make -n check-debug:"
 	echo "$out"

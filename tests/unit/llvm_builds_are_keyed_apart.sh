@@ -15,7 +15,8 @@ llvm_builds_are_keyed_apart() {
 	local llvm config gcc clang zero f out llvm_knob
 	[[ -n $KERNEL_LLVM ]] || skip "config/$BASE/toolchain.conf names no KERNEL_LLVM"
 	llvm=$KERNEL_LLVM
-	export LAB_CACHE=$scratch/cache TREE=$scratch/tree
+	export LAB_CACHE=$scratch/cache LAB_TREE=$scratch/tree
+	TREE=$LAB_TREE
 	git init -q "$TREE"
 	for f in tools/testing/selftests/bpf/config tools/testing/selftests/bpf/config.x86_64 kernel/f.c; do
 		mkdir -p "$TREE/$(dirname "$f")"

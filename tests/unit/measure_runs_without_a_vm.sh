@@ -43,7 +43,7 @@ landed() {
 measure_runs_without_a_vm() {
 	local lab=$scratch/lab name family out row
 	fake_lab "$lab"
-	export LAB_CACHE=$lab/cache TREE=$lab/tree
+	export LAB_CACHE=$lab/cache LAB_TREE=$lab/tree
 	read -r family name _ < <(registry_select vm | head -n1)
 	"$lab/scripts/measure.sh" -q -K base -o "$scratch/runs.jsonl" -L trial=2 -L variant=base -- suite -w vm "$name"
 	"$lab/scripts/measure.sh" -q -i -o "$scratch/runs.jsonl" -L trial=3 -- suite -w vm "$name"

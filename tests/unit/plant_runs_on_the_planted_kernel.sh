@@ -19,7 +19,7 @@ fake_lab() {
 	printf '#!/bin/bash\nexit 0\n' >"$lab/scripts/tree.sh"
 	# kernel.sh [-c CONFIG] COMMIT: the "kernel" is the planted file's content at COMMIT
 	# shellcheck disable=SC2016 # the fakes' own variables
-	printf '#!/bin/bash\n[[ $1 == -c ]] && shift 2\necho "kernel:$(git -C "$TREE" show "$1:kernel/bpf/f.c" | tr "\\n" " ")"\n' >"$lab/scripts/kernel.sh"
+	printf '#!/bin/bash\n[[ $1 == -c ]] && shift 2\necho "kernel:$(git -C "$LAB_TREE" show "$1:kernel/bpf/f.c" | tr "\\n" " ")"\n' >"$lab/scripts/kernel.sh"
 	printf '#!/bin/bash\necho %q\n' "$lab/selftests" >"$lab/scripts/bench-build.sh"
 	# vm.sh -k KERNEL [-t S] -- COMMAND-LINE: the kernel, then the command line run by bash
 	# shellcheck disable=SC2016 # the fake's own "$@"
@@ -39,7 +39,7 @@ fake_lab() {
 plant_runs_on_the_planted_kernel() {
 	local lab=$scratch/lab out
 	fake_lab "$lab"
-	export LAB_CACHE=$lab/cache TREE=$lab/tree GIT_AUTHOR_NAME=lab GIT_AUTHOR_EMAIL=lab@localhost \
+	export LAB_CACHE=$lab/cache LAB_TREE=$lab/tree GIT_AUTHOR_NAME=lab GIT_AUTHOR_EMAIL=lab@localhost \
 		GIT_COMMITTER_NAME=lab GIT_COMMITTER_EMAIL=lab@localhost
 	for name in no-recheck no-lock none; do
 		out=$("$lab/scripts/plant.sh" "$name" 'pwd; echo ran' 2>&1) ||

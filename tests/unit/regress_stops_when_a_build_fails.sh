@@ -19,7 +19,7 @@ regress_stops_when_a_build_fails() {
 	git -C "$lab/tree" -c user.name=lab -c user.email=lab@localhost commit -q --allow-empty -m series
 	for vms in 1 2; do
 		rc=0
-		env LAB_CACHE="$lab/cache" TREE="$lab/tree" VMS=$vms \
+		env LAB_CACHE="$lab/cache" LAB_TREE="$lab/tree" VMS=$vms \
 			"$lab/scripts/regress.sh" -a htab_update test_progs >"$scratch/out" 2>"$scratch/err" || rc=$?
 		echo "VMS=$vms: exit status $rc; $(grep -c . "$scratch/err") line(s) on stderr:"
 		sed 's/^/  /' "$scratch/err"

@@ -53,7 +53,7 @@ judged() {
 splats_judged_in_one_place() {
 	local lab=$scratch/lab got want others
 	fake_lab "$lab"
-	export LAB_CACHE=$lab/cache TREE=$lab/tree
+	export LAB_CACHE=$lab/cache LAB_TREE=$lab/tree
 	got=$(SPLAT='BUG: KCSAN: data-race in new_a / new_b' judged "$lab")
 	echo "$got"
 	want="check-debug.sh: failed

@@ -32,14 +32,14 @@ VM
 	git init -q "$scratch/tree"
 	git -C "$scratch/tree" -c user.name=lab -c user.email=lab@localhost commit -q --allow-empty -m base
 	# shellcheck disable=SC2016 # CMD is the guest's, expanded there
-	out=$(LAB_CACHE=$scratch/cache TREE=$scratch/tree make -s -C "$lab" vm-bench \
+	out=$(LAB_CACHE=$scratch/cache LAB_TREE=$scratch/tree make -s -C "$lab" vm-bench \
 		CMD='pwd; ./benchs/run_bench_fake.sh; test -x ./bench && echo bench-found; echo "home=$HOME"' 2>&1) || true
 	echo "$out"
 	grep -qxF "$bench" <<<"$out" || { echo "the guest did not start in the bench's directory $bench"; return 1; }
 	grep -qx run-script-ran <<<"$out" || { echo "./benchs/run_bench_fake.sh did not run"; return 1; }
 	grep -qx bench-found <<<"$out" || { echo "./bench not found"; return 1; }
 	grep -qx 'home=/root' <<<"$out" || { echo "CMD was expanded before the guest ran it"; return 1; }
-	LAB_CACHE=$scratch/cache TREE=$scratch/tree expect_fail "^usage: make vm-bench CMD=" make -s -C "$lab" vm-bench
+	LAB_CACHE=$scratch/cache LAB_TREE=$scratch/tree expect_fail "^usage: make vm-bench CMD=" make -s -C "$lab" vm-bench
 }
 
 run_test vm_bench_starts_in_the_bench_directory "$@"
