@@ -61,7 +61,7 @@ measuring_targets_stop_when_a_build_fails() {
 			rc=0
 			# shellcheck disable=SC2086 # the target's command line, words
 			(cd "$lab" && env -u MAKEFLAGS -u MAKELEVEL -u DRY_RUN -u RECORD -u REV -u TESTS -u SUITES \
-				-u BENCHS -u PLANT LAB_CACHE="$lab/cache" TREE="$lab/tree" ${cmd[$target]}) \
+				-u BENCHS -u PLANT LAB_CACHE="$lab/cache" LAB_TREE="$lab/tree" ${cmd[$target]}) \
 				>"$scratch/out" 2>&1 </dev/null || rc=$?
 			if ((rc == 0)); then
 				echo "$target, $fails fails: exit status 0 after a failed build"
