@@ -50,6 +50,7 @@ struct PopStats {
 	uint64_t pops = 0, fails = 0;	// fails: the pop returned NULL
 	uint64_t tsc = 0;		// rdtsc ticks inside bpf_lru_pop_free()
 	uint64_t locks = 0, remote = 0;	// rqspinlocks, of them another CPU's
+	uint64_t global = 0;		// of them the global list's (a refill)
 	uint64_t walks = 0;		// pops that ran the steal walk
 	uint64_t walk_locks = 0;	// local-list locks those walks took
 	uint64_t stolen = 0;		// nodes the walks returned
@@ -57,13 +58,15 @@ struct PopStats {
 	void add(const PopStats &o)
 	{
 		pops += o.pops; fails += o.fails; tsc += o.tsc; locks += o.locks;
-		remote += o.remote; walks += o.walks; walk_locks += o.walk_locks;
+		remote += o.remote; global += o.global; walks += o.walks; walk_locks += o.walk_locks;
 		stolen += o.stolen;
 	}
 };
 
 // keys the calling thread's pops evicted (del_from_htab() that found its element)
 inline thread_local uint64_t evictions;
+// of them, keys whose node had its ref bit set: referenced since the LRU last moved it
+inline thread_local uint64_t ref_evictions;
 
 inline uint64_t ticks() { return __rdtsc(); }
 
@@ -83,6 +86,7 @@ inline struct bpf_lru_node *counted_pop(struct bpf_lru *lru, uint32_t hash,
 	st->tsc += t1 - t0;
 	st->locks += b.locks - a.locks;
 	st->remote += b.remote_locks - a.remote_locks;
+	st->global += b.locks - a.locks - local;
 	if (!lru->percpu && local >= 2) {
 		// entry lock + the walk's locks (+ the own lock to keep a stolen node)
 		st->walks++;
@@ -251,6 +255,7 @@ private:
 		}
 		b.unlock();
 		evictions += found;
+		ref_evictions += found && __atomic_load_n(&node->ref, __ATOMIC_RELAXED);
 		return found;
 	}
 
