@@ -237,10 +237,11 @@ plant)
 esac
 
 BINS=()
+TALLY=()	# scan: the tally builds, options before the versions
 for v in "${VERSIONS[@]}"; do
 	BINS+=("${v%%=*}=$(build "${v#*=}" mt)")
 	if [ "$cmd" = scan ]; then
-		BINS+=(--tally "${v%%=*}=$(build "$(patched "$HERE/tally/counters.patch" "${v#*=}")" mt)")
+		TALLY+=(--tally "${v%%=*}=$(build "$(patched "$HERE/tally/counters.patch" "${v#*=}")" mt)")
 	fi
 done
 OUT=$OBJ/out/$cmd
@@ -260,7 +261,7 @@ count)
 scan)
 	command -v valgrind >/dev/null || die "scan needs valgrind (callgrind)"
 	python3 "$HERE/mt_run.py" scan --reps "${LRU_MT_REPS:-5}" --ms "${LRU_MT_MS:-200}" \
-		${1:+--cases "$*"} --json "$OUT/results.json" "${BINS[@]}" | tee "$OUT/table.md"
+		${1:+--cases "$*"} --json "$OUT/results.json" "${TALLY[@]}" "${BINS[@]}" | tee "$OUT/table.md"
 	record scan "the refill's scan of kernel/bpf/bpf_lru_list.c (issue 59), hotcold workload: ${*:-1k-64k entries, 2 and 64 online, 2-256 possible CPUs}; counts, hit rate, live share and referenced evictions from the tally build (--sim), instructions per op (callgrind, difference of two run lengths), ns per pop of 2 online threads (${LRU_MT_REPS:-5} interleaved repetitions of ${LRU_MT_MS:-200} ms)"
 	;;
 capacity)
