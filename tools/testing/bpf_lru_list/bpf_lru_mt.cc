@@ -442,18 +442,22 @@ inline void hotcold_op(Htab &h, HotCold &hc, int cpu, uint64_t *cold,
 
 // @n ops of the simulated CPUs: the only code callgrind counts
 // (--toggle-collect=*hotcold_sim_ops*), so the difference of two run
-// lengths is the ops' instructions alone
-noinline void hotcold_sim_ops(Htab &h, HotCold &hc, int online,
-					       std::vector<uint64_t> &cold,
-					       std::mt19937_64 &rnd, long n,
-					       PopStats *st)
+// lengths is the ops' instructions alone; returns the sum over the ops of
+// the keys in the map after each (less those before, lru_htab::live_delta)
+noinline int64_t hotcold_sim_ops(Htab &h, HotCold &hc, int online,
+				 std::vector<uint64_t> &cold,
+				 std::mt19937_64 &rnd, long n, PopStats *st)
 {
+	int64_t live = 0;
+
 	for (long i = 0; i < n; i++) {
 		int cpu = rnd() % online;
 
 		lru_shim_cpu = cpu;
 		hotcold_op(h, hc, cpu, &cold[cpu], rnd, st);
+		live += lru_htab::live_delta;
 	}
+	return live;
 }
 
 void hotcold(const Opts &o)
@@ -468,24 +472,24 @@ void hotcold(const Opts &o)
 	if (!h.ok())
 		die("bpf_lru_init failed");
 	if (o.sim) {
-		// 16 slices, the live share sampled after each (not counted)
-		const int slices = 16;
 		long ops = o.ops > 0 ? o.ops : std::max(10 * entries, 1000000L);
 		std::mt19937_64 rnd(1);
 		PopStats warm;
 		unsigned long t0[LRU_TALLY_NR];
-		double live = 0;
+		int64_t c0, d0, sum;
+		double live;
 
 		hotcold_sim_ops(h, hc, o.online, cold, rnd, 4 * entries, &warm);
 		hc.lookups = hc.hits = 0;
 		lru_htab::evictions = lru_htab::ref_evictions = 0;
 		memcpy(t0, lru_shim_tallies, sizeof(t0));
-		for (int s = 0; s < slices; s++) {
-			long n = ops / slices + (s < ops % slices);
-
-			hotcold_sim_ops(h, hc, o.online, cold, rnd, n, &roles[0].st);
-			live += double(h.count()) / entries;
-		}
+		c0 = h.count();
+		d0 = lru_htab::live_delta;
+		sum = hotcold_sim_ops(h, hc, o.online, cold, rnd, ops, &roles[0].st);
+		// the mean over the ops of the keys in the map after each
+		live = (double(c0 - d0) + double(sum) / ops) / entries;
+		if (int64_t(h.count()) != c0 + lru_htab::live_delta - d0)
+			die("hotcold: the map's keys are not what live_delta says");
 		roles[0].evictions = lru_htab::evictions;
 		snprintf(extra, sizeof(extra),
 			 ", \"ops\": %ld, \"target_free\": %u, \"nr_scans\": %u, "
@@ -496,7 +500,7 @@ void hotcold(const Opts &o)
 			 "\"shrunk\": %lu",
 			 ops, h.lru.target_free, h.lru.nr_scans,
 			 (unsigned long)hc.lookups, (unsigned long)hc.hits,
-			 live / slices, (unsigned long)roles[0].st.global,
+			 live, (unsigned long)roles[0].st.global,
 			 (unsigned long)lru_htab::evictions,
 			 (unsigned long)lru_htab::ref_evictions,
 			 lru_shim_tallies[LRU_TALLY_ROTATE_ACTIVE] - t0[LRU_TALLY_ROTATE_ACTIVE],

@@ -67,6 +67,8 @@ struct PopStats {
 inline thread_local uint64_t evictions;
 // of them, keys whose node had its ref bit set: referenced since the LRU last moved it
 inline thread_local uint64_t ref_evictions;
+// keys the calling thread added to the map minus those it deleted or evicted
+inline thread_local int64_t live_delta;
 
 inline uint64_t ticks() { return __rdtsc(); }
 
@@ -150,6 +152,8 @@ public:
 		b.head = e;
 		if (old)
 			bpf_lru_node_set_ref(&e->lru_node);
+		else
+			live_delta++;
 		b.unlock();
 		if (old)
 			bpf_lru_push_free(&lru, &old->lru_node);
@@ -165,8 +169,10 @@ public:
 		b.lock();
 		e = unlink(b, key);
 		b.unlock();
-		if (e)
+		if (e) {
+			live_delta--;
 			bpf_lru_push_free(&lru, &e->lru_node);
+		}
 		return e;
 	}
 
@@ -255,6 +261,7 @@ private:
 		}
 		b.unlock();
 		evictions += found;
+		live_delta -= found;
 		ref_evictions += found && __atomic_load_n(&node->ref, __ATOMIC_RELAXED);
 		return found;
 	}
