@@ -30,6 +30,11 @@ the newest record of its kind that holds what it shows (scripts/records.py). The
   htab-mem BASE                    scripts/compare/htab-mem.sh's table of the newest htab-mem record
   scaling BASE NAME...             make scaling: p1, p2 and p2/p1 of bench A and bench B, per
                                    benchmark, of the newest scaling records named NAME...
+  mt-table BASE NAME [COLUMN=V1,V2,...]...
+                                   the table.md of the newest mt record of BASE named NAME as
+                                   the harness wrote it; with filters, only its first table's
+                                   rows whose COLUMN is one of the values (tools/testing/
+                                   bpf_lru_list run.sh scan, count)
   nmi BASE NAME                    scripts/nmi-stackmap.sh's table of the newest nmi record of BASE
                                    named NAME: a full stack map popped in NMI, per kernel
   regress                          make regress, per base: the newest record of a whole run, else
@@ -391,9 +396,34 @@ class Tables:
             raise Error("%s/%s: %s holds no Markdown table%s" % (r.base, r.id, file, " with those rows" if rows else ""))
         return lines + ["", self.source([r])]
 
+    def mt_table(self, base, name, *filters):
+        r = self.newest(base, "mt", name, lambda r: r.has("table.md"))
+        if r is None:
+            raise Error("no mt record of %s named %s with a table.md" % (base, name))
+        lines = r.read("table.md").rstrip("\n").splitlines()
+        if filters:
+            first = next((i for i, line in enumerate(lines) if line.startswith("|")), None)
+            if first is None or first + 1 >= len(lines):
+                raise Error("%s: table.md has no table" % name)
+            end = next((i for i in range(first, len(lines)) if not lines[i].startswith("|")), len(lines))
+            head = [c.strip() for c in lines[first].strip("|").split("|")]
+            want = []
+            for f in filters:
+                col, sep, values = f.partition("=")
+                if not sep or col not in head:
+                    raise Error("%s: no column %s (COLUMN=V1,V2,...; columns: %s)" % (f, col, ", ".join(head)))
+                want.append((head.index(col), values.split(",")))
+            rows = [line for line in lines[first + 2:end]
+                    if all([c.strip() for c in line.strip("|").split("|")][i] in vs for i, vs in want)]
+            if not rows:
+                raise Error("%s %s: no row" % (name, " ".join(filters)))
+            lines = lines[first:first + 2] + rows
+        return lines + ["", self.source([r])]
+
     GENERATORS = {"icount": icount, "md": md, "compare": compare, "mt": mt, "mt-versions": mt_versions, "htab-mem": htab_mem,
                   "scaling": scaling, "nmi": nmi, "regress": regress, "race-spread": race_spread,
-                  "race-phase": race_phase, "plot-exhausted": plot_exhausted, "plot-icount": plot_icount}
+                  "race-phase": race_phase, "plot-exhausted": plot_exhausted, "plot-icount": plot_icount,
+                  "mt-table": mt_table}
 
     def generate(self, generator, args):
         if generator not in self.GENERATORS:

@@ -133,6 +133,23 @@ class GeneratorTest(Fixture):
         with self.assertRaisesRegex(findings.Error, "no nmi record of 6.1 named nmi-stackmap-regress"):
             self.tables().nmi("6.1", "nmi-stackmap-regress")
 
+    def test_mt_table_whole_or_filtered(self):
+        table = ("| entries | version | hit rate |\n|---|---|---|\n| 1024 | base | 0.9 |\n| 1024 | new | 0.95 |\n"
+                 "| 4096 | new | 0.97 |\n\nThe rule:\n- new: passes\n")
+        self.record("mt", "lru-scan", {"results.json": {}, "table.md": "| old |\n|---|\n"}, clock="native")
+        self.record("mt", "lru-scan", {"results.json": {}, "table.md": table}, clock="native")
+        out = self.tables().mt_table("7.3", "lru-scan")
+        self.assertEqual(out[:8], table.rstrip("\n").splitlines())
+        self.assertIn("lru-scan", out[-1])
+        out = self.tables().mt_table("7.3", "lru-scan", "entries=1024", "version=new,other")
+        self.assertEqual(out[:4], ["| entries | version | hit rate |", "|---|---|---|", "| 1024 | new | 0.95 |", ""])
+        with self.assertRaisesRegex(findings.Error, "no column size"):
+            self.tables().mt_table("7.3", "lru-scan", "size=1")
+        with self.assertRaisesRegex(findings.Error, "no row"):
+            self.tables().mt_table("7.3", "lru-scan", "entries=5")
+        with self.assertRaisesRegex(findings.Error, "no mt record of 6.1 named lru-scan"):
+            self.tables().mt_table("6.1", "lru-scan")
+
 
 class PageTest(Fixture):
     def setUp(self):

@@ -6,7 +6,7 @@
 // version of the kernel file per binary; mt_run.py interleaves versions.
 //
 //   bpf_lru_mt [--ms MS] [--entries N] [--online N] [--sim] [--ops N]
-//              SCENARIO POSSIBLE
+//              [--hot PERCENT] SCENARIO POSSIBLE
 //
 // Scenarios, named after what CPUs do:
 //   own            every online CPU pops a node and pushes it back on its
@@ -25,6 +25,15 @@
 //                  deletes a flow (15%, half of them another CPU's); --sim:
 //                  one thread plays the --online CPUs in turn, a random CPU
 //                  each op, --ops ops after a warm-up (counts, not time)
+//   hotcold        a hot set and a cold stream (--entries, 1024): each op of
+//                  a CPU either looks up one of the hot keys all CPUs share
+//                  (--hot percent of the entries, 75) and inserts it on a
+//                  miss (half the ops), or
+//                  inserts a key of its own never used again; --sim: one
+//                  thread plays the --online CPUs, --ops ops after a warm-up
+//                  of 4 x entries, with the refill's counts (the tally
+//                  build), hit rate, evictions of referenced nodes and the
+//                  live share of max_entries; without --sim: threads, timed
 //   capacity       BPF_F_NO_COMMON_LRU: a map of --entries (rounded up to a
 //                  multiple of POSSIBLE, as hashtab.c does); CPU 0 inserts
 //                  twice that many keys; how many are left
@@ -33,6 +42,7 @@
 // returned NULL), ns_pop (rdtsc around bpf_lru_pop_free()), and per pop:
 // locks, remote_locks (another CPU's list), walks (pops that ran the steal
 // walk), stolen (nodes a walk returned), evictions; walk_locks per walk.
+// hotcold adds the map's target_free and nr_scans, and totals (see there).
 
 #include <pthread.h>
 #include <sched.h>
@@ -61,6 +71,7 @@ struct Opts {
 	int online = 2;
 	bool sim = false;
 	long ops = 0;
+	long hot = 75;
 	std::string scenario;
 	long period_ns = 0;
 	unsigned int possible = 0;
@@ -405,6 +416,143 @@ void mix(const Opts &o)
 	print(o, entries, roles, "");
 }
 
+// hotcold: CPU @cpu's next op; true if it was a hot lookup that hit
+struct HotCold {
+	uint64_t hot;			// keys 0..hot-1
+	uint64_t lookups = 0, hits = 0;
+};
+
+inline void hotcold_op(Htab &h, HotCold &hc, int cpu, uint64_t *cold,
+		       std::mt19937_64 &rnd, PopStats *st)
+{
+	uint64_t r = rnd();
+
+	if (r & 1) {
+		uint64_t key = (r >> 1) % hc.hot;
+
+		hc.lookups++;
+		if (h.lookup(key))
+			hc.hits++;
+		else
+			h.update(key, st);
+	} else {
+		h.update(((uint64_t(cpu) + 1) << 40) | (*cold)++, st);
+	}
+}
+
+// @n ops of the simulated CPUs: the only code callgrind counts
+// (--toggle-collect=*hotcold_sim_ops*), so the difference of two run
+// lengths is the ops' instructions alone; returns the sum over the ops of
+// the keys in the map after each (less those before, lru_htab::live_delta)
+noinline int64_t hotcold_sim_ops(Htab &h, HotCold &hc, int online,
+				 std::vector<uint64_t> &cold,
+				 std::mt19937_64 &rnd, long n, PopStats *st)
+{
+	int64_t live = 0;
+
+	for (long i = 0; i < n; i++) {
+		int cpu = rnd() % online;
+
+		lru_shim_cpu = cpu;
+		hotcold_op(h, hc, cpu, &cold[cpu], rnd, st);
+		live += lru_htab::live_delta;
+	}
+	return live;
+}
+
+void hotcold(const Opts &o)
+{
+	long entries = o.entries > 0 ? o.entries : 1024;
+	Htab h(entries, false);
+	HotCold hc{std::max<uint64_t>(entries * o.hot / 100, 1)};
+	std::vector<uint64_t> cold(o.online);
+	std::vector<Role> roles{{"all"}};
+	char extra[1024];
+
+	if (!h.ok())
+		die("bpf_lru_init failed");
+	if (o.sim) {
+		long ops = o.ops > 0 ? o.ops : std::max(10 * entries, 1000000L);
+		std::mt19937_64 rnd(1);
+		PopStats warm;
+		unsigned long t0[LRU_TALLY_NR];
+		int64_t c0, d0, sum;
+		double live;
+
+		hotcold_sim_ops(h, hc, o.online, cold, rnd, 4 * entries, &warm);
+		hc.lookups = hc.hits = 0;
+		lru_htab::evictions = lru_htab::ref_evictions = 0;
+		memcpy(t0, lru_shim_tallies, sizeof(t0));
+		c0 = h.count();
+		d0 = lru_htab::live_delta;
+		sum = hotcold_sim_ops(h, hc, o.online, cold, rnd, ops, &roles[0].st);
+		// the mean over the ops of the keys in the map after each
+		live = (double(c0 - d0) + double(sum) / ops) / entries;
+		if (int64_t(h.count()) != c0 + lru_htab::live_delta - d0)
+			die("hotcold: the map's keys are not what live_delta says");
+		roles[0].evictions = lru_htab::evictions;
+		snprintf(extra, sizeof(extra),
+			 ", \"ops\": %ld, \"target_free\": %u, \"nr_scans\": %u, "
+			 "\"lookups\": %lu, \"hits\": %lu, \"live\": %.6f, "
+			 "\"global\": %lu, \"evicted\": %lu, \"ref_evicted\": %lu, "
+			 "\"rotate_active\": %lu, \"rotate_inactive\": %lu, "
+			 "\"shrink_scan\": %lu, \"force\": %lu, \"force_scan\": %lu, "
+			 "\"shrunk\": %lu",
+			 ops, h.lru.target_free, h.lru.nr_scans,
+			 (unsigned long)hc.lookups, (unsigned long)hc.hits,
+			 live, (unsigned long)roles[0].st.global,
+			 (unsigned long)lru_htab::evictions,
+			 (unsigned long)lru_htab::ref_evictions,
+			 lru_shim_tallies[LRU_TALLY_ROTATE_ACTIVE] - t0[LRU_TALLY_ROTATE_ACTIVE],
+			 lru_shim_tallies[LRU_TALLY_ROTATE_INACTIVE] - t0[LRU_TALLY_ROTATE_INACTIVE],
+			 lru_shim_tallies[LRU_TALLY_SHRINK_SCAN] - t0[LRU_TALLY_SHRINK_SCAN],
+			 lru_shim_tallies[LRU_TALLY_FORCE] - t0[LRU_TALLY_FORCE],
+			 lru_shim_tallies[LRU_TALLY_FORCE_SCAN] - t0[LRU_TALLY_FORCE_SCAN],
+			 lru_shim_tallies[LRU_TALLY_SHRUNK] - t0[LRU_TALLY_SHRUNK]);
+		print(o, entries, roles, extra);
+		return;
+	}
+	// threads: each CPU warms up with its share of 4 x entries ops, then
+	// runs for --ms; the pops are timed
+	std::vector<HotCold> per(o.online, hc);
+	std::vector<PopStats> st(o.online);
+	std::atomic<bool> stop{false};
+	std::atomic<int> warmed{0};
+	uint64_t ev = 0;
+
+	run_threads(o.online, [&](int cpu) {
+		std::mt19937_64 rnd(cpu + 1);
+		uint64_t c = 0;
+		PopStats dummy;
+
+		for (long i = 0; i < 4 * entries / o.online; i++)
+			hotcold_op(h, per[cpu], cpu, &c, rnd, &dummy);
+		per[cpu].lookups = per[cpu].hits = 0;
+		if (++warmed == o.online)
+			stop_after(o.ms, &stop);
+		while (warmed.load() < o.online)
+			;
+		lru_htab::evictions = 0;
+		while (!stopped(stop))
+			hotcold_op(h, per[cpu], cpu, &c, rnd, &st[cpu]);
+		__atomic_fetch_add(&ev, lru_htab::evictions, __ATOMIC_RELAXED);
+	});
+	uint64_t lookups = 0, hits = 0;
+
+	for (int i = 0; i < o.online; i++) {
+		roles[0].st.add(st[i]);
+		lookups += per[i].lookups;
+		hits += per[i].hits;
+	}
+	roles[0].evictions = ev;
+	snprintf(extra, sizeof(extra),
+		 ", \"target_free\": %u, \"nr_scans\": %u, \"lookups\": %lu, "
+		 "\"hits\": %lu, \"global\": %lu",
+		 h.lru.target_free, h.lru.nr_scans, (unsigned long)lookups,
+		 (unsigned long)hits, (unsigned long)roles[0].st.global);
+	print(o, entries, roles, extra);
+}
+
 void capacity(const Opts &o)
 {
 	long asked = o.entries > 0 ? o.entries : 65536;
@@ -459,11 +607,13 @@ int main(int argc, char **argv)
 			o.online = v;
 		else if (a == "--ops")
 			o.ops = v;
+		else if (a == "--hot" && v <= 100)
+			o.hot = v;
 		else
 			die(("unknown option " + a).c_str());
 	}
 	if (argc - i != 2)
-		die("usage: bpf_lru_mt [--ms MS] [--entries N] [--online N] [--sim] [--ops N] "
+		die("usage: bpf_lru_mt [--ms MS] [--entries N] [--online N] [--sim] [--ops N] [--hot PCT] "
 		    "SCENARIO POSSIBLE");
 	o.scenario = argv[i];
 	long p = atol(argv[i + 1]);
@@ -474,7 +624,10 @@ int main(int argc, char **argv)
 	if (o.online > (int)o.possible)
 		die("--online: at most POSSIBLE");
 	nr_cpu_ids = o.possible;
-	calibrate();
+	if (!o.sim)	// --sim counts: no clock, nothing that varies from run to run
+		calibrate();
+	else
+		tsc_per_ns = 1;
 	if (o.scenario.rfind("churn-insert:", 0) == 0) {
 		o.period_ns = atol(o.scenario.c_str() + strlen("churn-insert:"));
 		if (o.period_ns <= 0)
@@ -488,6 +641,8 @@ int main(int argc, char **argv)
 		full(o);
 	} else if (o.scenario == "mix") {
 		mix(o);
+	} else if (o.scenario == "hotcold") {
+		hotcold(o);
 	} else if (o.scenario == "capacity") {
 		capacity(o);
 	} else {

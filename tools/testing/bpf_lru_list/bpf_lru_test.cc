@@ -172,4 +172,41 @@ TEST(Race, NothingLostAfterRacingThreads)
 	EXPECT_GT(h.count(), 0u);
 }
 
+// tools/testing/selftests/bpf/test_lru_map.c's test_lru_sanity3 on a common
+// LRU, as the selftest runs it at @ncpus possible CPUs: fill a map of 256
+// (2 x LOCAL_FREE_TARGET) from one CPU, reference all keys but the last
+// batch, insert a batch of new keys: exactly the unreferenced keys go.
+// The selftest's batch is (128 / ncpus) / 2 (its __tgt_size(128)).
+class LruMapSanity3 : public testing::TestWithParam<unsigned int> {};
+
+TEST_P(LruMapSanity3, NewKeysReplaceTheUnreferenced)
+{
+	const unsigned int ncpus = GetParam(), map_size = 256;
+	const unsigned int batch = (128 / ncpus) / 2;
+	std::set<uint64_t> expect;
+	PopStats st;
+
+	possible(ncpus);
+	Htab h(map_size, false);
+	ASSERT_TRUE(h.ok());
+	on_cpu(0);
+	for (uint64_t k = 1; k <= map_size; k++)
+		ASSERT_EQ(h.update(k, &st), 0);
+	for (uint64_t k = 1; k <= map_size - batch; k++) {
+		ASSERT_TRUE(h.lookup(k));
+		expect.insert(k);
+	}
+	for (uint64_t k = map_size + 1; k <= map_size + batch; k++) {
+		ASSERT_EQ(h.update(k, &st), 0);
+		expect.insert(k);
+	}
+	for (uint64_t k = 1; k <= map_size + batch; k++)
+		EXPECT_EQ(h.lookup(k), expect.count(k) == 1)
+			<< "key " << k << " at " << ncpus << " possible CPUs, target_free "
+			<< h.lru.target_free << ", nr_scans " << h.lru.nr_scans;
+	EXPECT_EQ(h.count(), expect.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(Cpus, LruMapSanity3, testing::Values(1u, 2u, 4u, 8u, 16u, 32u, 64u));
+
 }  // namespace

@@ -50,6 +50,7 @@ struct PopStats {
 	uint64_t pops = 0, fails = 0;	// fails: the pop returned NULL
 	uint64_t tsc = 0;		// rdtsc ticks inside bpf_lru_pop_free()
 	uint64_t locks = 0, remote = 0;	// rqspinlocks, of them another CPU's
+	uint64_t global = 0;		// of them the global list's (a refill)
 	uint64_t walks = 0;		// pops that ran the steal walk
 	uint64_t walk_locks = 0;	// local-list locks those walks took
 	uint64_t stolen = 0;		// nodes the walks returned
@@ -57,13 +58,17 @@ struct PopStats {
 	void add(const PopStats &o)
 	{
 		pops += o.pops; fails += o.fails; tsc += o.tsc; locks += o.locks;
-		remote += o.remote; walks += o.walks; walk_locks += o.walk_locks;
+		remote += o.remote; global += o.global; walks += o.walks; walk_locks += o.walk_locks;
 		stolen += o.stolen;
 	}
 };
 
 // keys the calling thread's pops evicted (del_from_htab() that found its element)
 inline thread_local uint64_t evictions;
+// of them, keys whose node had its ref bit set: referenced since the LRU last moved it
+inline thread_local uint64_t ref_evictions;
+// keys the calling thread added to the map minus those it deleted or evicted
+inline thread_local int64_t live_delta;
 
 inline uint64_t ticks() { return __rdtsc(); }
 
@@ -83,6 +88,7 @@ inline struct bpf_lru_node *counted_pop(struct bpf_lru *lru, uint32_t hash,
 	st->tsc += t1 - t0;
 	st->locks += b.locks - a.locks;
 	st->remote += b.remote_locks - a.remote_locks;
+	st->global += b.locks - a.locks - local;
 	if (!lru->percpu && local >= 2) {
 		// entry lock + the walk's locks (+ the own lock to keep a stolen node)
 		st->walks++;
@@ -146,6 +152,8 @@ public:
 		b.head = e;
 		if (old)
 			bpf_lru_node_set_ref(&e->lru_node);
+		else
+			live_delta++;
 		b.unlock();
 		if (old)
 			bpf_lru_push_free(&lru, &old->lru_node);
@@ -161,8 +169,10 @@ public:
 		b.lock();
 		e = unlink(b, key);
 		b.unlock();
-		if (e)
+		if (e) {
+			live_delta--;
 			bpf_lru_push_free(&lru, &e->lru_node);
+		}
 		return e;
 	}
 
@@ -251,6 +261,8 @@ private:
 		}
 		b.unlock();
 		evictions += found;
+		live_delta -= found;
+		ref_evictions += found && __atomic_load_n(&node->ref, __ATOMIC_RELAXED);
 		return found;
 	}
 

@@ -6,6 +6,8 @@ usage: mt_run.py time  [--reps N] [--ms MS] [--cases CASES] [--json F] NAME=BINA
        mt_run.py count [--cases CASES] [--json F] NAME=BINARY...
        mt_run.py capacity [--possible 'P ...'] [--json F] NAME=BINARY...
        mt_run.py ktable [--json F] RESULTS.jsonl
+       mt_run.py scan [--reps N] [--ms MS] [--cases CASES] [--ops N] [--icount-ops N]
+                      [--jobs N] [--json F] --tally NAME=BINARY... NAME=BINARY...
 
 A case is SCENARIO/POSSIBLE[/ENTRIES[/ONLINE]] (bpf_lru_mt's scenarios).
 time: every repetition runs every case once per version, the versions in an
@@ -16,11 +18,18 @@ medians to the first version, and the medians of the per-pop counts.
 count: each case once per version with --sim (one thread plays the online
 CPUs; deterministic): how often a pop runs the steal walk, and its locks.
 capacity: keys CPU 0 leaves in a BPF_F_NO_COMMON_LRU map, and a common one.
+scan: the refill's scan (issue 59), hotcold cases (hotcold/POSSIBLE/ENTRIES/ONLINE):
+per case and version, the tally build's --sim run (counts, hit rate, live share),
+callgrind's instructions per op of the plain build (the difference of two --sim
+run lengths, --icount-ops and twice that, counting only hotcold_sim_ops), and,
+for 2 online CPUs, the plain build's threads timed (--reps, interleaved); then
+the issue's rule (choose()).
 ktable: the table of kbench.sh's runs of lru_kbench in the kernel, one JSON
 line each (--json: the same as one JSON list).
 """
 import argparse
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -36,6 +45,10 @@ COUNT_CASES = " ".join(
     [f"mix/{p}/{e}/2" for e in (1024, 65536, 1048576) for p in (2, 8, 64, 256)] +
     [f"mix/{p}/{e}/{o}" for e in (1024, 65536, 1048576) for o, p in ((8, 32), (64, 256))] +
     [f"mix/{p}/{e}/{o}" for e in (16, 64, 256) for o, p in ((2, 8), (8, 32), (64, 256))])
+# hotcold: map sizes x (online, possible); 64 online only where 64 are possible
+SCAN_CASES = " ".join(f"hotcold/{p}/{e}/{o}" for e in (1024, 4096, 16384, 65536)
+                      for o, p in ((2, 2), (2, 8), (2, 64), (2, 128), (2, 256),
+                                   (64, 64), (64, 128), (64, 256)))
 COUNTS = ("locks", "remote_locks", "walks", "stolen", "evictions", "walk_locks")
 
 
@@ -147,6 +160,126 @@ def kernel_table(runs):
     return lines
 
 
+def callgrind_ir(stderr):
+    """The instructions callgrind collected (its 'Collected : N' line)."""
+    m = re.search(r"^==\d+== Collected : (\d+)$", stderr, re.M)
+    if not m:
+        raise RuntimeError("no 'Collected :' line in callgrind's output")
+    return int(m.group(1))
+
+
+def icount_per_op(binary, args, ops, run_cmd=subprocess.run):
+    """Instructions per op: callgrind of --ops OPS and of 2 x OPS, the same ops first (--sim is
+    deterministic), counting only hotcold_sim_ops; (long - short) / OPS is the OPS more ops alone."""
+    irs = []
+    for n in (ops, 2 * ops):
+        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+               "--toggle-collect=*hotcold_sim_ops*", binary, "--ops", str(n)] + args
+        out = run_cmd(cmd, capture_output=True, text=True, timeout=1800)
+        if out.returncode:
+            raise RuntimeError(f"{' '.join(cmd)}: exit {out.returncode}: {out.stderr.strip()[-300:]}")
+        irs.append(callgrind_ir(out.stderr))
+    return {"ops": ops, "short": irs[0], "long": irs[1], "per_op": (irs[1] - irs[0]) / ops}
+
+
+def scan_row(c):
+    """The derived columns of one --sim hotcold run (the tally build's)."""
+    a = c["all"]
+    pops, refills = a["pops"], c["global"]
+    per_refill = (lambda x: x / refills) if refills else (lambda x: 0.0)
+    return {"nr_scans": c["nr_scans"], "target_free": c["target_free"],
+            "global_per_pop": refills / pops if pops else 0.0,
+            "rotated_per_refill": per_refill(c["rotate_active"] + c["rotate_inactive"]),
+            "shrink_scan_per_refill": per_refill(c["shrink_scan"] + c["force_scan"]),
+            "shrunk_per_refill": per_refill(c["shrunk"]),
+            "forced_per_refill": per_refill(c["force"]),
+            "hit_rate": c["hits"] / c["lookups"] if c["lookups"] else 0.0,
+            "ref_evictions_per_pop": c["ref_evicted"] / pops if pops else 0.0,
+            "live": c["live"], "walks_per_pop": a["walks"]}
+
+
+def scan_table(results, names):
+    lines = ["| entries | online | possible | version | nr_scans | Ir/op | ns/pop median | spread "
+             "| x | global locks/pop | rotated/refill | shrink scanned/refill | shrunk/refill "
+             "| forced/refill | hit rate | ref evictions/pop | live share | walks/pop |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for key, per in results.items():
+        _, possible, entries, online = parse_case(key)
+        ref = None
+        if per[names[0]].get("time"):
+            ref = statistics.median(t["all"]["ns_pop"] for t in per[names[0]]["time"])
+        for name in names:
+            r = per[name]
+            d = scan_row(r["count"])
+            ns = spread = x = ""
+            if r.get("time"):
+                med, lo, hi = summarize([t["all"]["ns_pop"] for t in r["time"]])
+                ns, spread = "%.1f" % med, "%.1f-%.1f" % (lo, hi)
+                x = "%.2f" % (med / ref) if ref else ""
+            ir = "%.1f" % r["icount"]["per_op"] if r.get("icount") else ""
+            lines.append("| %d | %d | %d | %s | %d | %s | %s | %s | %s | %.3f | %.1f | %.1f | %.2f "
+                         "| %.3f | %.4f | %.5f | %.4f | %.6f |" % (
+                             entries, online, possible, name, d["nr_scans"], ir, ns, spread, x,
+                             d["global_per_pop"], d["rotated_per_refill"],
+                             d["shrink_scan_per_refill"], d["shrunk_per_refill"],
+                             d["forced_per_refill"], d["hit_rate"], d["ref_evictions_per_pop"],
+                             d["live"], d["walks_per_pop"]))
+    return lines
+
+
+def choose(results, names):
+    """Issue 59's rule: the first version after the reference (names[0]; the others smallest
+    change first) whose hit rate and live share are never lower than the reference's and whose
+    referenced evictions per pop are never higher, in any case. (choice or None, lines)"""
+    lines, choice = [], None
+    for name in names[1:]:
+        bad = []
+        for key, per in results.items():
+            b, v = scan_row(per[names[0]]["count"]), scan_row(per[name]["count"])
+            why = [w for w, lost in (
+                ("hit rate %.5f < %.5f" % (v["hit_rate"], b["hit_rate"]), v["hit_rate"] < b["hit_rate"]),
+                ("live share %.5f < %.5f" % (v["live"], b["live"]), v["live"] < b["live"]),
+                ("ref evictions/pop %.5f > %.5f" % (v["ref_evictions_per_pop"], b["ref_evictions_per_pop"]),
+                 v["ref_evictions_per_pop"] > b["ref_evictions_per_pop"])) if lost]
+            if why:
+                bad.append("%s: %s" % (key, ", ".join(why)))
+        if bad:
+            lines.append("- %s: fails the rule in %d of %d cases: %s" % (name, len(bad), len(results), "; ".join(bad)))
+        else:
+            lines.append("- %s: passes the rule in all %d cases" % (name, len(results)))
+            choice = choice or name
+    lines.append("- choice: %s" % (choice or "none of the versions"))
+    return choice, lines
+
+
+def scan(cases, vs, tally, reps, ms, ops, icount_ops, jobs, run_json=run, icount=icount_per_op):
+    """results[case][name] = {"count": tally --sim run, "icount": {...}, "time": [runs]}"""
+    import concurrent.futures
+    names = [n for n, _ in vs]
+    keys = ["/".join(str(x) for x in c if x is not None) for c in cases]
+    results = {k: {n: {} for n in names} for k in keys}
+    sim = [(k, c, n) for k, c in zip(keys, cases) for n in names]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+        counts = ex.map(lambda t: run_json(dict(tally)[t[2]], (["--ops", str(ops)] if ops else [])
+                                           + case_args(t[1], sim=True)), sim)
+        for (k, _, n), out in zip(sim, counts):
+            results[k][n]["count"] = out
+        print("# counts done", file=sys.stderr, flush=True)
+        if icount_ops:
+            irs = ex.map(lambda t: icount(dict(vs)[t[2]], case_args(t[1], sim=True), icount_ops), sim)
+            for (k, _, n), ir in zip(sim, irs):
+                results[k][n]["icount"] = ir
+            print("# instruction counts done", file=sys.stderr, flush=True)
+    timed = [(k, c) for k, c in zip(keys, cases) if c[3] in (None, 2)]
+    for rep in range(reps if timed else 0):
+        for k, c in timed:
+            for name in rotate(names, rep):
+                out = run_json(dict(vs)[name], case_args(c, ms))
+                results[k][name].setdefault("time", []).append(out)
+        print(f"# repetition {rep + 1}/{reps} done", file=sys.stderr, flush=True)
+    return results
+
+
 def versions(specs):
     out = []
     for spec in specs:
@@ -170,6 +303,38 @@ def main(argv):
         if k.json:
             with open(k.json, "w") as f:
                 json.dump(runs, f, indent=1)
+        return 0
+    if argv[:1] == ["scan"]:
+        sp = argparse.ArgumentParser(prog="mt_run.py scan")
+        sp.add_argument("--reps", type=int, default=5)
+        sp.add_argument("--ms", type=int, default=200)
+        sp.add_argument("--cases", default=SCAN_CASES)
+        sp.add_argument("--ops", type=int, default=0)
+        sp.add_argument("--icount-ops", type=int, default=40000)
+        sp.add_argument("--jobs", type=int, default=2)
+        sp.add_argument("--json")
+        sp.add_argument("--tally", action="append", default=[], metavar="NAME=BINARY")
+        sp.add_argument("versions", nargs="+", metavar="NAME=BINARY")
+        s = sp.parse_args(argv[1:])
+        try:
+            vs, tally = versions(s.versions), versions(s.tally)
+            cases = [parse_case(c) for c in s.cases.split()]
+            if [n for n, _ in tally] != [n for n, _ in vs]:
+                raise ValueError("--tally: one per version, in the same order")
+            if any(c[0] != "hotcold" for c in cases):
+                raise ValueError("scan: hotcold cases only")
+        except ValueError as e:
+            sys.exit(f"mt_run.py: {e}")
+        results = scan(cases, vs, tally, s.reps, s.ms, s.ops, s.icount_ops, s.jobs)
+        names = [n for n, _ in vs]
+        choice, rule = choose(results, names)
+        print("\n".join(scan_table(results, names)))
+        print("\nThe rule (issue 59), against %s:\n\n%s" % (names[0], "\n".join(rule)))
+        if s.json:
+            with open(s.json, "w") as f:
+                json.dump({"mode": "scan", "versions": dict(vs), "tally": dict(tally), "reps": s.reps,
+                           "ms": s.ms, "icount_ops": s.icount_ops, "choice": choice, "rule": rule,
+                           "results": results}, f, indent=1)
         return 0
     ap.add_argument("mode", choices=("time", "count", "capacity"))
     ap.add_argument("--reps", type=int, default=5)

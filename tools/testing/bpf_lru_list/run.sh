@@ -18,13 +18,18 @@ FILES=(bpf_lru_list.c bpf_lru_list.h)
 
 usage() {
 	cat <<EOF
-usage: run.sh [--src DIR] [--version NAME=DIR]... [test|mt [CASE...]|count [CASE...]|capacity|plant NAME...]
+usage: run.sh [--src DIR] [--version NAME=DIR]... [test|mt [CASE...]|count [CASE...]|scan [CASE...]|capacity|plant NAME...]
 
   test        GoogleTest tests (ASan, UBSan) of every version
   mt          the native multi-threaded timing, versions interleaved (mt_run.py time);
               a CASE is SCENARIO/POSSIBLE[/ENTRIES[/ONLINE]] (default: every scenario)
   count       how often a pop runs the steal walk, one thread playing the online CPUs
               (mt_run.py count; default: map sizes x online x possible CPUs)
+  scan        the refill's scan (issue 59): the hotcold workload of every version (mt_run.py
+              scan), a CASE hotcold/POSSIBLE/ENTRIES/ONLINE (default: 1k-64k entries x 2 and
+              64 online x 2-256 possible): counts and hit rate from the tally build (the
+              version with tally/counters.patch), instructions per op under callgrind, ns per
+              pop of 2 online threads (LRU_MT_REPS interleaved repetitions of LRU_MT_MS ms)
   capacity    keys CPU 0 leaves in a 65536-entry BPF_F_NO_COMMON_LRU map, 2 and 255 possible
   plant NAME  plants/NAME.patch on the base in a scratch copy: the tests must fail
 
@@ -35,7 +40,7 @@ usage: run.sh [--src DIR] [--version NAME=DIR]... [test|mt [CASE...]|count [CASE
 
 Environment: LRU_TREE (default $CACHE/linux), LRU_REV (lab-base),
   LRU_OBJ (build products, default $CACHE/obj/bpf_lru_list), LRU_MT_REPS (5), LRU_MT_MS (200),
-  RECORD=1 (mt, count, capacity, plant: also write a record with scripts/records.py, kind mt,
+  RECORD=1 (mt, count, scan, capacity, plant: also write a record with scripts/records.py, kind mt,
   plant for plant, name lru-<command>[-\$LRU_RECORD_NAME]).
 EOF
 }
@@ -155,7 +160,7 @@ cmd=${1:-test}
 (($# == 0)) || shift
 case $cmd in
 test | capacity) (($# == 0)) || die "$cmd takes no arguments" ;;
-mt | count | plant) ;;
+mt | count | scan | plant) ;;
 *) die "unknown command $cmd (see --help)" ;;
 esac
 
@@ -170,15 +175,15 @@ else
 	SOURCE="$TREE at $REV ($(git -C "$TREE" rev-parse "$REV"))"
 fi
 ALL=("base=$BASE_DIR")
-# a version given as a patch: the base with it applied, in a scratch copy
+# patched PATCH [DIR]: DIR (default the base) with PATCH applied, in a scratch copy
 patched() {
 	local tmp dir
 
 	tmp=$(mktemp -d)
-	cp "$BASE_DIR"/* "$tmp"/
+	cp "${2:-$BASE_DIR}"/* "$tmp"/
 	if ! patch -s -p3 -d "$tmp" <"$1"; then
 		rm -rf "$tmp"
-		die "$1 does not apply to the base"
+		die "$1 does not apply to ${2:-the base}"
 	fi
 	dir=$(store "$tmp")
 	rm -rf "$tmp"
@@ -233,8 +238,12 @@ plant)
 esac
 
 BINS=()
+TALLY=()	# scan: the tally builds, options before the versions
 for v in "${VERSIONS[@]}"; do
 	BINS+=("${v%%=*}=$(build "${v#*=}" mt)")
+	if [ "$cmd" = scan ]; then
+		TALLY+=(--tally "${v%%=*}=$(build "$(patched "$HERE/tally/counters.patch" "${v#*=}")" mt)")
+	fi
 done
 OUT=$OBJ/out/$cmd
 rm -rf "$OUT"
@@ -249,6 +258,12 @@ count)
 	python3 "$HERE/mt_run.py" count ${1:+--cases "$*"} --json "$OUT/results.json" "${BINS[@]}" |
 		tee "$OUT/table.md"
 	record count "how often a pop of kernel/bpf/bpf_lru_list.c runs the steal walk under realistic churn (tools/testing/bpf_lru_list mix --sim: one thread plays the online CPUs); ${*:-by map size, online and possible CPUs}"
+	;;
+scan)
+	command -v valgrind >/dev/null || die "scan needs valgrind (callgrind)"
+	python3 "$HERE/mt_run.py" scan --reps "${LRU_MT_REPS:-5}" --ms "${LRU_MT_MS:-200}" \
+		${1:+--cases "$*"} --json "$OUT/results.json" "${TALLY[@]}" "${BINS[@]}" | tee "$OUT/table.md"
+	record scan "the refill's scan of kernel/bpf/bpf_lru_list.c (issue 59), hotcold workload: ${*:-1k-64k entries, 2 and 64 online, 2-256 possible CPUs}; counts, hit rate, live share and referenced evictions from the tally build (--sim), instructions per op (callgrind, difference of two run lengths), ns per pop of 2 online threads (${LRU_MT_REPS:-5} interleaved repetitions of ${LRU_MT_MS:-200} ms)"
 	;;
 capacity)
 	python3 "$HERE/mt_run.py" capacity --possible "2 255" --json "$OUT/results.json" "${BINS[@]}" |

@@ -67,6 +67,93 @@ class TestMtRun(unittest.TestCase):
         del r["cpu1"]
         self.assertIn("| 0 | 0.0 | 0.0 | 0 | 1 | inserter 9000 |  |", mt_run.kernel_table([r])[2])
 
+    def test_scan_cases_parse(self):
+        cases = [mt_run.parse_case(c) for c in mt_run.SCAN_CASES.split()]
+        self.assertEqual(len(cases), 32)
+        self.assertTrue(all(c[0] == "hotcold" and c[3] <= c[1] for c in cases))
+
+    def test_callgrind_ir(self):
+        err = "==12== Callgrind, a call-graph generating cache profiler\n==12== Events    : Ir\n" \
+              "==12== Collected : 123456789\n==12== \n==12== I   refs:      123456789\n"
+        self.assertEqual(mt_run.callgrind_ir(err), 123456789)
+        with self.assertRaises(RuntimeError):
+            mt_run.callgrind_ir("==12== I   refs:      5\n")
+
+    def test_icount_per_op_is_the_difference(self):
+        calls = []
+
+        class Out:
+            returncode = 0
+
+            def __init__(self, ir):
+                self.stderr = "==1== Collected : %d\n" % ir
+
+        def fake(cmd, **kw):
+            calls.append(cmd)
+            n = int(cmd[cmd.index("--ops") + 1])
+            return Out(5000 + 7 * n)      # a fixed part, then 7 per op
+        r = mt_run.icount_per_op("/b", ["--sim", "hotcold", "2"], 100, run_cmd=fake)
+        self.assertEqual(r, {"ops": 100, "short": 5700, "long": 6400, "per_op": 7.0})
+        self.assertIn("--toggle-collect=*hotcold_sim_ops*", calls[0])
+        self.assertEqual([c[c.index("--ops") + 1] for c in calls], ["100", "200"])
+
+    @staticmethod
+    def sim(hits=900, live=0.99, ref_evicted=0, nr_scans=128, pops=1000, walks=0.0):
+        return {"nr_scans": nr_scans, "target_free": 2, "lookups": 1000, "hits": hits, "live": live,
+                "global": 500, "evicted": 1000, "ref_evicted": ref_evicted, "rotate_active": 1000,
+                "rotate_inactive": 63000, "shrink_scan": 600, "force": 5, "force_scan": 10,
+                "shrunk": 1000, "all": dict(role(0.0, walks=walks, pops=pops))}
+
+    def test_scan_row(self):
+        d = mt_run.scan_row(self.sim(ref_evicted=10))
+        self.assertEqual((d["global_per_pop"], d["rotated_per_refill"], d["shrink_scan_per_refill"],
+                          d["shrunk_per_refill"], d["forced_per_refill"]), (0.5, 128.0, 1.22, 2.0, 0.01))
+        self.assertEqual((d["hit_rate"], d["ref_evictions_per_pop"], d["live"]), (0.9, 0.01, 0.99))
+
+    def test_scan_table(self):
+        res = {"hotcold/256/1024/2": {
+            "base": {"count": self.sim(), "icount": {"per_op": 812.5},
+                     "time": [{"all": role(100.0)}, {"all": role(120.0)}, {"all": role(110.0)}]},
+            "new": {"count": self.sim(nr_scans=2), "icount": {"per_op": 400.0},
+                    "time": [{"all": role(55.0)}, {"all": role(50.0)}, {"all": role(60.0)}]}},
+            "hotcold/256/1024/64": {"base": {"count": self.sim()}, "new": {"count": self.sim(nr_scans=2)}}}
+        lines = mt_run.scan_table(res, ["base", "new"])
+        self.assertEqual(lines[2], "| 1024 | 2 | 256 | base | 128 | 812.5 | 110.0 | 100.0-120.0 | 1.00 | 0.500 "
+                                   "| 128.0 | 1.2 | 2.00 | 0.010 | 0.9000 | 0.00000 | 0.9900 | 0.000000 |")
+        self.assertIn("| new | 2 | 400.0 | 55.0 | 50.0-60.0 | 0.50 |", lines[3])
+        self.assertIn("| 1024 | 64 | 256 | base | 128 |  |  |  |  | 0.500 |", lines[4])
+
+    def test_choose_takes_the_first_that_never_loses(self):
+        def res(**per):
+            return {"c%d" % i: {n: {"count": self.sim(**kw)} for n, kw in [("base", {})] + list(per.items())}
+                    for i in range(2)}
+        r = res(small={"hits": 899}, mid={"live": 0.98}, big={"ref_evicted": 1}, ok={"hits": 950})
+        choice, lines = mt_run.choose(r, ["base", "small", "mid", "big", "ok"])
+        self.assertEqual(choice, "ok")
+        self.assertIn("small: fails the rule in 2 of 2 cases: c0: hit rate 0.89900 < 0.90000", lines[0])
+        self.assertIn("live share 0.98000 < 0.99000", lines[1])
+        self.assertIn("ref evictions/pop 0.00100 > 0.00000", lines[2])
+        self.assertEqual(lines[3:], ["- ok: passes the rule in all 2 cases", "- choice: ok"])
+        self.assertEqual(mt_run.choose(res(small={"hits": 1}), ["base", "small"])[0], None)
+
+    def test_scan_runs_counts_icount_and_times_2_online_interleaved(self):
+        runs = []
+
+        def fake_run(binary, args):
+            runs.append((binary, args))
+            return {"all": role(1.0)} if "--sim" not in args else self.sim()
+        cases = [("hotcold", 8, 1024, 2), ("hotcold", 64, 1024, 64)]
+        res = mt_run.scan(cases, [("base", "/b"), ("new", "/n")], [("base", "/bt"), ("new", "/nt")],
+                          reps=2, ms=50, ops=0, icount_ops=10, jobs=1, run_json=fake_run,
+                          icount=lambda b, a, n: {"per_op": float(len(b))})
+        self.assertEqual(res["hotcold/8/1024/2"]["new"]["icount"], {"per_op": 2.0})
+        sims = [b for b, a in runs if "--sim" in a]
+        self.assertEqual(sims, ["/bt", "/nt", "/bt", "/nt"])
+        timed = [b for b, a in runs if "--sim" not in a]
+        self.assertEqual(timed, ["/b", "/n", "/n", "/b"])    # only the 2-online case, rotated
+        self.assertEqual(len(res["hotcold/8/1024/2"]["base"]["time"]), 2)
+        self.assertNotIn("time", res["hotcold/64/1024/64"]["base"])
+
 
 if __name__ == "__main__":
     unittest.main()

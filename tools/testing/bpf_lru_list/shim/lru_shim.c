@@ -8,6 +8,7 @@ __thread int lru_shim_cpu;
 __thread struct lru_shim_stats lru_shim_stats;
 uintptr_t lru_shim_pcpu_base, lru_shim_pcpu_end;
 int (*lru_shim_lock_fail)(void *lock);
+__thread unsigned long lru_shim_tallies[LRU_TALLY_NR];
 
 void *lru_shim_alloc_percpu(size_t size)
 {

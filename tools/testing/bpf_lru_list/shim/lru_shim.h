@@ -51,6 +51,23 @@ extern uintptr_t lru_shim_pcpu_base, lru_shim_pcpu_end;
 /* a test may make an acquisition fail (rqspinlock: deadlock or timeout) */
 extern int (*lru_shim_lock_fail)(void *lock);
 
+/*
+ * The tally build (bpf_lru_mtt) compiles the file with tally/counters.patch
+ * applied: lru_shim_tally(NAME) counts, per thread, the nodes the refill's
+ * rotations and shrink visit. The file as it is never calls it.
+ */
+enum lru_shim_tally_kind {
+	LRU_TALLY_ROTATE_ACTIVE,	/* nodes __bpf_lru_list_rotate_active() visited */
+	LRU_TALLY_ROTATE_INACTIVE,	/* nodes __bpf_lru_list_rotate_inactive() visited */
+	LRU_TALLY_SHRINK_SCAN,		/* nodes __bpf_lru_list_shrink_inactive() visited */
+	LRU_TALLY_FORCE,		/* shrinks that found nothing and forced one */
+	LRU_TALLY_FORCE_SCAN,		/* nodes the forced shrink visited */
+	LRU_TALLY_SHRUNK,		/* nodes either shrink moved to a free list */
+	LRU_TALLY_NR,
+};
+extern __thread unsigned long lru_shim_tallies[LRU_TALLY_NR];
+#define lru_shim_tally(kind)	((void)lru_shim_tallies[LRU_TALLY_##kind]++)
+
 #ifdef __cplusplus
 }
 #endif
