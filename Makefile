@@ -31,7 +31,7 @@ dry = $(if $(make_n),,$(if $(filter 1,$(DRY_RUN)),@echo + ))
 unexport CMD
 cmd_quoted = '$(subst ','\'',$(value CMD))'
 
-.PHONY: help deps base tree series kernel bench-build vm vm-bench bench host-bench check check-unit check-slow compare scaling check-debug gates mbox regress matrix findings litmus nmi
+.PHONY: help deps base tree series kernel bench-build kit vm vm-bench bench host-bench check check-unit check-slow compare scaling check-debug gates mbox regress matrix findings litmus nmi
 
 help:
 	@echo "make bench        the main job: build what is missing, run the benchmark suite in the VM"
@@ -45,6 +45,7 @@ help:
 	@echo "make gates        the series' per-patch gates, series after series (checkpatch, bisect build, W=1, sparse)"
 	@echo "make kernel       build the kernel of REV (default HEAD) in the cache"
 	@echo "make bench-build  build the selftests bench of REV"
+	@echo "make kit          one tarball for real hardware: base and series kernels, bench, run-kit.sh (freelist rows, a record)"
 	@echo "make vm CMD='…'   boot the kernel of REV and run CMD in it (CPUS, MAXCPUS, MEM, TIMEOUT, SILENCE, ICOUNT, ACCEL)"
 	@echo "make vm-bench CMD='…'  the same, from the directory of REV's bench: CMD='./benchs/run_bench_NAME.sh'"
 	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
@@ -87,6 +88,11 @@ kernel: tree
 
 bench-build: tree
 	@$(S)/bench-build.sh "$$REV"
+
+# The base's and REV's kernels, REV's bench and scripts/guest/run-kit.sh in one tarball, for a machine
+# the lab does not run on: $(LAB_CACHE)/<base>/kit/ (the last line names it).
+kit: tree
+	@$(S)/kit.sh
 
 # A REV that is not a commit of the tree, or whose kernel does not build, stops here.
 vm: tree

@@ -316,3 +316,57 @@ refused() {
 	((rc != 0)) || { echo "expected a non-zero exit"; return 1; }
 	[[ $(wc -l <<<"$out") == 1 && $out == "error: $want"* ]] || { echo "expected the one line 'error: $want...'"; return 1; }
 }
+
+# fake_kit_lab DIR BASE_BUILD_ID SERIES_BUILD_ID: a copy of the lab in DIR (fake_lab_copy, with
+# patches/, committed: the kit's records name its commit) on which `make kit` runs in seconds: the
+# tree gets a second commit (the series), kernel.sh gives the base's or the series' fake kernel
+# (DIR/kernels/{base,series}: a bzImage of a setup header and a version string, a vmlinux of that
+# build id), bench-build.sh a fake bench (DIR/bench: it prints its arguments and a Summary line).
+# Run make with LAB_CACHE=DIR/cache LAB_TREE=DIR/tree.
+fake_kit_lab() {
+	local lab=$1 which id version k
+	command -v gcc >/dev/null || skip "no gcc: the fake kernels' vmlinux is an ELF file of a build id"
+	fake_lab_copy "$lab"
+	cp -a "$LAB_ROOT/patches" "$lab/"
+	git -C "$lab/tree" -c user.name=lab -c user.email=lab@localhost commit -q --allow-empty -m series
+	for which in base series; do
+		k=$lab/kernels/$which
+		id=$2
+		[[ $which == base ]] || id=$3
+		version="7.3.4+ (lab@$which) #1 SMP PREEMPT Mon Dec  7 01:06:28 UTC 2026"
+		mkdir -p "$k"
+		# the setup header: "HdrS" at 0x202, at 0x20e the version string's offset from 0x200 (0x200)
+		{ head -c 514 /dev/zero; printf HdrS; head -c 8 /dev/zero; printf '\000\002'; head -c 496 /dev/zero
+			printf '%s\000' "$version"; } >"$k/bzImage"
+		printf 'int main(void) { return 0; }\n' | gcc -x c - -o "$k/vmlinux" -Wl,--build-id=0x"$id"
+		echo "CONFIG_BPF=y" >"$k/.config"
+	done
+	mkdir -p "$lab/bench/benchs"
+	cat >"$lab/bench/bench" <<'BENCH'
+#!/bin/bash
+[[ ${1:-} != --help ]] || { echo "usage: bench [-w S] [-d S] [-p N] NAME"; exit 0; }
+echo "Setting up benchmark..."
+echo "args: $*"
+echo "Summary: hits    1.000 ± 0.010M/s (  1.000M/prod), drops    0.000 ± 0.000M/s, total operations    1.000 ± 0.010M/s"
+BENCH
+	chmod +x "$lab/bench/bench"
+	# shellcheck disable=SC2016 # expanded by the fake kernel.sh
+	printf '#!/bin/bash\n[[ $1 == "$(git -C %q rev-parse lab-base)" ]] && echo %q || echo %q\n' \
+		"$lab/tree" "$lab/kernels/base" "$lab/kernels/series" >"$lab/scripts/kernel.sh"
+	printf '#!/bin/bash\necho %q\n' "$lab/bench" >"$lab/scripts/bench-build.sh"
+	printf '%s/\n' tree cache kernels bench unpacked >"$lab/.gitignore"
+	git -C "$lab" init -q
+	git -C "$lab" add -A
+	git -C "$lab" -c user.name=lab -c user.email=lab@localhost commit -q -m lab
+}
+
+# fake_kit DIR BASE_BUILD_ID SERIES_BUILD_ID: make kit on fake_kit_lab DIR, the kit unpacked in
+# DIR/unpacked; prints the kit's directory
+fake_kit() {
+	local lab=$1 tarball
+	fake_kit_lab "$@" >&2
+	tarball=$(LAB_CACHE=$lab/cache LAB_TREE=$lab/tree make -s -C "$lab" kit | tail -n1)
+	mkdir -p "$lab/unpacked"
+	tar -C "$lab/unpacked" -xzf "$tarball"
+	echo "$lab/unpacked/$(basename "$tarball" .tar.gz)"
+}

@@ -20,6 +20,10 @@ not edited afterwards: a new measurement is a new record. make matrix and make f
   scripts/records.py check [RECORD...]                    the schema check (default: every record)
   scripts/records.py supersede                            mark every record that a newer one of the
                                                           same name and command replaces
+  scripts/records.py fields --kind KIND --base BASE       the fields the lab gives a record (schema,
+                                                          kind, base, lab_commit, lab_dirty, series)
+                                                          as JSON, for a record written where no lab
+                                                          is (make kit's run-kit.sh adds the others)
   scripts/records.py ktap LOG [--seconds N] [--cache cold|warm]
                                                           scripts/check.sh's output as a CI record's
                                                           summary.json (.ci/run)
@@ -405,6 +409,24 @@ def pairs(values, what):
     return out
 
 
+def lab_fields(kind, base, lab_root=LAB_ROOT):
+    """The fields of a record that the lab gives, not the measurement: schema, kind, base, lab_commit,
+    lab_dirty and series (of base, or of every base for "all"). write() takes them from here, and so
+    does make kit, whose run-kit.sh writes its record where no lab is (records.py fields)."""
+    bases = lab_bases(lab_root)
+    if kind not in KINDS:
+        raise Error("--kind %s: expected one of %s" % (kind, " ".join(KINDS)))
+    if base != ALL and base not in bases:
+        raise Error("--base %s: expected one of %s" % (base, " ".join(bases + [ALL])))
+    dirty = git(lab_root, "status", "--porcelain", "--", ".", ":!records")
+    return {
+        "schema": SCHEMA, "kind": kind, "base": base, "lab_commit": git(lab_root, "rev-parse", "HEAD"),
+        "lab_dirty": bool(dirty),
+        "series": {b: series_keys(os.path.join(lab_root, "patches", b), lab_root) for b in bases} if base == ALL
+        else series_keys(os.path.join(lab_root, "patches", base), lab_root),
+    }
+
+
 def write(kind, name, what, command, clocks, files, base=None, status=None, variants=None, params=None,
           lab_root=LAB_ROOT, root=None, now=None, extra=None):
     """A new record; returns its directory. files: [(name in the record, source path)]."""
@@ -444,14 +466,12 @@ def write(kind, name, what, command, clocks, files, base=None, status=None, vari
         now += datetime.timedelta(seconds=1)
     ident = "%s-%s" % (now.strftime("%Y%m%d-%H%M%S"), name)
     final = os.path.join(kdir, ident)
-    dirty = git(lab_root, "status", "--porcelain", "--", ".", ":!records")
+    lab = lab_fields(kind, base, lab_root)
     meta = {
-        "schema": SCHEMA, "kind": kind, "base": base, "id": ident, "name": name, "what": what.strip(),
+        "schema": lab["schema"], "kind": kind, "base": base, "id": ident, "name": name, "what": what.strip(),
         "command": command.strip(), "clock": clocks, "machine": machine(),
-        "date": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "lab_commit": git(lab_root, "rev-parse", "HEAD"),
-        "lab_dirty": bool(dirty),
-        "series": {b: series_keys(os.path.join(lab_root, "patches", b), lab_root) for b in bases} if base == ALL
-        else series_keys(os.path.join(lab_root, "patches", base), lab_root),
+        "date": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "lab_commit": lab["lab_commit"],
+        "lab_dirty": lab["lab_dirty"], "series": lab["series"],
     }
     if status is not None:
         meta["status"] = int(status)
@@ -586,6 +606,9 @@ def main(argv=None):
     la.add_argument("--base", required=True)
     la.add_argument("--kind", required=True)
     la.add_argument("--name")
+    fl = sub.add_parser("fields", help="the lab's fields of a record to be written elsewhere, as JSON")
+    fl.add_argument("--kind", required=True, help="the tool: " + ", ".join(KINDS))
+    fl.add_argument("--base", required=True, help="the base measured (all: the lab)")
     c = sub.add_parser("check", help="the schema check")
     c.add_argument("records", nargs="*", metavar="RECORD")
     sub.add_parser("supersede", help="mark every record that a newer one of the same name and command replaces")
@@ -620,6 +643,8 @@ def main(argv=None):
         elif args.verb == "supersede":
             for r in mark_superseded(root):
                 print("%s/%s/%s  superseded by %s" % (r.base, r.kind, r.id, r.superseded_by))
+        elif args.verb == "fields":
+            print(json.dumps(lab_fields(args.kind, args.base), indent=1, ensure_ascii=False))
         elif args.verb == "ktap":
             try:
                 with open(args.log, encoding="utf-8", errors="replace") as f:

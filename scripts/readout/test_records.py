@@ -134,6 +134,30 @@ class WriteTest(Fixture):
         self.assertEqual(leftovers, [])
 
 
+class FieldsTest(Fixture):
+    def test_the_lab_s_fields_are_write_s(self):
+        fields = records.lab_fields("bench", "7.3", self.lab)
+        meta = records.read_meta(self.write(kind="bench", files=[("bench.log", os.path.join(self.out, "trials.csv"))]))
+        self.assertEqual(fields, {k: meta[k] for k in fields})
+        self.assertEqual(set(fields), {"schema", "kind", "base", "lab_commit", "lab_dirty", "series"})
+
+    def test_a_record_written_elsewhere_from_them_is_valid(self):
+        # what make kit's run-kit.sh writes: the lab's fields, then its own
+        path = os.path.join(self.lab, "records/7.3/bench/20261205-102030-kit-series")
+        write(path, "bench.log", "lab-raw: bench full-update-full hashmap\nlab-raw-end: rc=0\n")
+        meta = dict(records.lab_fields("bench", "7.3", self.lab), id="20261205-102030-kit-series",
+                    name="kit-series", what="run-kit.sh", command="./run-kit.sh", clock=["native"],
+                    machine="8 CPUs", date="2026-12-05T10:20:30Z", files=["bench.log"])
+        write(path, "meta.json", json.dumps(meta))
+        self.assertEqual(records.check_record(path, self.lab, ["6.1", "7.3"]), [])
+
+    def test_bad_kind_or_base(self):
+        with self.assertRaisesRegex(records.Error, "--kind guess: expected one of"):
+            records.lab_fields("guess", "7.3", self.lab)
+        with self.assertRaisesRegex(records.Error, "--base 5.4: expected one of 6.1 7.3 all"):
+            records.lab_fields("bench", "5.4", self.lab)
+
+
 class CheckTest(Fixture):
     def test_what_the_check_finds(self):
         path = self.write()
