@@ -101,10 +101,9 @@ void pcpu_shim_access(const volatile void *p, int kind);
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #endif
 /*
- * data_race(EXPR): EXPR's reads race on purpose. An lvalue is read once, as
- * READ_ONCE() would (old versions mark single loads so); any other
- * expression, a search of a bitmap, is evaluated as it is, with TSan told to
- * ignore its reads, as KCSAN is in the kernel.
+ * data_race(EXPR): EXPR's reads race on purpose. EXPR, a load or a search of
+ * a bitmap, is evaluated once as it is; under TSan its reads are ignored, as
+ * KCSAN ignores them in the kernel.
  */
 #ifndef data_race
 #ifdef __SANITIZE_THREAD__
@@ -344,10 +343,11 @@ unsigned int pcpu_shim_next_wrap(const struct cpumask *m, unsigned int start,
  */
 unsigned long pcpu_shim_find_next_bit(const unsigned long *addr,
 				      unsigned long size, unsigned long offset);
+/* as the kernel's, of the two helpers below */
 #define for_each_set_bit_wrap(bit, addr, size, start)			\
-	for ((bit) = pcpu_shim_find_next_bit_wrap((addr), (size), (start), (start), true); \
+	for ((bit) = find_next_bit_wrap((addr), (size), (start));	\
 	     (bit) < (size);						\
-	     (bit) = pcpu_shim_find_next_bit_wrap((addr), (size), (start), (bit) + 1, false))
+	     (bit) = __for_each_wrap((addr), (size), (start), (bit) + 1))
 static inline unsigned long
 pcpu_shim_find_next_bit_wrap(const unsigned long *addr, unsigned long size,
 			     unsigned long start, unsigned long n, bool first)
