@@ -1,7 +1,8 @@
 #!/bin/bash
 # The guest runner of make check-debug (scripts/measure.sh -C debug -J splats RUNNER debug-run), in
-# the debug VM (KCSAN, lockdep): short runs of the benchmarks the series changes, a full stack map
-# popped in NMI, then the selftests the series touches.
+# the debug VM (KCSAN, lockdep): short runs of the benchmarks the series changes (with the freelist's
+# race of two CPUs where the bench has it), a full stack map popped in NMI, then the selftests the
+# series touches.
 #   scripts/guest/debug-run.sh -b BENCH_DIR -s SELFTESTS_DIR -N NMI_STACKMAP
 # -b: the bench's directory; -s: the selftests' (test_progs); -N: tools/testing/nmi_stackmap's
 # binary. Exits 1 if a run failed; the splats are judged on the host (scripts/lib/splats.sh).
@@ -37,6 +38,12 @@ bench() {
 bench -w1 -d2 -p2 bpf-hashmap-full-update --mode full || status=1
 bench -w1 -d2 -p2 bpf-hashmap-full-update --mode existing || status=1
 bench -w1 -d2 -p2 htab-mem --use-case add_del_on_diff_cpu --preallocated || status=1
+# The freelist's bitmap race, where the bench has --mode race (7.3's 03-freelist): CPU 0 frees its
+# element onto its own head, setting that head's bit, while CPU 1's failing inserts walk the bitmap
+# and clear the bits of heads they empty. Back to back: an open loop's schedule is not kept under KCSAN.
+if "$bench_dir/bench" --help 2>&1 | grep -q -- '--churners'; then
+	bench -w1 -d5 -a -p2 bpf-hashmap-full-update --mode race --period_ns 0 || status=1
+fi
 bench -w1 -d2 -p2 htab-mem --use-case batch_add_batch_del || status=1
 bench -w1 -d2 --nr_maps 16 local-storage-cache-seq-get || status=1
 # A full stack map popped in NMI (tools/testing/nmi_stackmap): the console quiet while sysrq 'l'
