@@ -72,7 +72,9 @@ for d in "${dirs[@]}"; do
 	start=$(git -C "$work/tree" rev-parse HEAD)
 	"$LAB_ROOT/scripts/apply-series.sh" "$work/tree" "${patches[@]}"
 	series_cc "${patches[@]}" >"$work/cc"
-	opts=(--stdout --thread --zero-commit "${SERIES_FORMAT_OPTS[@]}")
+	fmt=$(series_format_opts "$d")
+	mapfile -t opts <<<"$fmt"
+	opts+=(--stdout --thread --zero-commit)
 	if [[ -f $d/cover-letter.txt ]]; then
 		opts+=(--cover-letter)
 	else

@@ -58,11 +58,13 @@ ranges=$(series_ranges "$tree")
 # --zero-commit and a fixed cover-letter date keep the output independent of when and where the
 # tree was materialized, so `make tree && make series` round-trips exactly.
 format_series() {
-	local git_dir=$1 start=$2 end=$3 dir=$4 out=$5 opts old new cover
+	local git_dir=$1 start=$2 end=$3 dir=$4 out=$5 opts fmt old new cover
+	fmt=$(series_format_opts "$dir")
 	mkdir -p "$out"
 	mapfile -t old < <(one_series_patches "$out")
 	rm -f "${old[@]}" "$out/0000-cover-letter.patch"
-	opts=(--zero-commit --no-numbered-files --quiet -o "$out" "${SERIES_FORMAT_OPTS[@]}")
+	mapfile -t opts <<<"$fmt"
+	opts+=(--zero-commit --no-numbered-files --quiet -o "$out")
 	[[ ! -f $dir/cover-letter.txt ]] || opts+=(--cover-letter)
 	git -C "$git_dir" -c core.abbrev=12 format-patch "${opts[@]}" "$start..$end" >/dev/null
 	cover=$out/0000-cover-letter.patch

@@ -66,8 +66,9 @@ BASE_CONFIG=$LAB_ROOT/config/$BASE
 # the LLVM its selftests need where Debian's clang (14) does not do (SELFTESTS_LLVM for test_progs
 # and the other suites, in make regress and check-debug; BENCH_LLVM for bench) and, with
 # DEBUG_SELFTESTS_BTF=regress, that check-debug's suites compile against the regress kernel's BTF;
-# series.conf, how git format-patch writes its series (SUBJECT_PREFIX, and BASE_COMMIT_TRAILER=1
-# for a base-commit: trailer, which b4 reads). The others are optional; their defaults:
+# series.conf, how git format-patch writes its series (SUBJECT_PREFIX, SERIES_VERSIONS, and
+# BASE_COMMIT_TRAILER=1 for a base-commit: trailer, which b4 reads). The others are optional; their
+# defaults:
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
 SELFTESTS_LLVM='' DEBUG_SELFTESTS_BTF='' BENCH_LLVM='' KERNEL_LLVM='' LLVM_PAHOLE='' LLVM_PAHOLE_APT_SOURCE=''
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
@@ -75,7 +76,7 @@ VM_OFFLINE_CPUS=absent REGRESS_TCG_THREAD=''
 # shellcheck disable=SC2034 # read by regress.sh
 REGRESS_JOBS=1
 # shellcheck disable=SC2034 # read by the scripts that source lib.sh
-SUBJECT_PREFIX=PATCH BASE_COMMIT_TRAILER=0
+SUBJECT_PREFIX=PATCH BASE_COMMIT_TRAILER=0 SERIES_VERSIONS=''
 # shellcheck source=/dev/null # the base's own file
 . "$BASE_CONFIG/base.conf"
 for _lab_conf in possible-cpus.conf tcg.conf toolchain.conf series.conf; do

@@ -7,6 +7,26 @@
 SERIES_FORMAT_OPTS=(--subject-prefix="$SUBJECT_PREFIX")
 [[ $BASE_COMMIT_TRAILER != 1 ]] || SERIES_FORMAT_OPTS+=(--base="$BASE_TAG")
 
+# series_format_opts SERIES_DIR: SERIES_FORMAT_OPTS, one a line, with the series' version from
+# series.conf's SERIES_VERSIONS ("SERIES: N; ...") in its subject prefix ("PATCH bpf-next v6"), as
+# format-patch -v would write it, but with the file names left as they are. Call it as
+# mapfile -t opts < <(...) after a check: a version that is not a number >= 2 dies.
+series_format_opts() {
+	local name entry entries key v=''
+	name=$(series_name "$1")
+	IFS=';' read -ra entries <<<"${SERIES_VERSIONS:-}"
+	for entry in "${entries[@]}"; do
+		[[ $entry =~ ^[[:space:]]*$ ]] && continue
+		key=${entry%%:*}
+		[[ ${key//[[:space:]]/} == "$name" ]] || continue
+		v=${entry#*:}
+		v=${v//[[:space:]]/}
+		[[ $v =~ ^[1-9][0-9]*$ && $v -ge 2 ]] ||
+			die "SERIES_VERSIONS (config/$BASE/series.conf): '$entry' is not 'SERIES: N' with N >= 2"
+	done
+	printf '%s\n' "--subject-prefix=$SUBJECT_PREFIX${v:+ v$v}" "${SERIES_FORMAT_OPTS[@]:1}"
+}
+
 # tree_commit COMMIT-ISH: the full id of a commit of the tree, or a one-line error. With TREE=, a
 # revision of the user's checkout, HEAD its SERIES_REV and lab-base its BASE_REV (own_tree_commit).
 tree_commit() {
