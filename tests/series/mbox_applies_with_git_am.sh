@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 mbox_applies_with_git_am() {
-	local mboxes dirs i n subject want
+	local mboxes dirs i n subject want prefix
 	need_patches
 	mapfile -t mboxes < <("$S/mbox.sh" "$scratch/mbox")
 	mapfile -t dirs < <(series_dirs "$PATCHES")
@@ -15,12 +15,14 @@ mbox_applies_with_git_am() {
 	for i in "${!dirs[@]}"; do
 		n=$(one_series_patches "${dirs[$i]}" | wc -l)
 		subject=$(sed -n 's/^Subject: //p' "${mboxes[$i]}" | head -n1)
+		# the series' prefix, its version included (series.conf's SERIES_VERSIONS)
+		prefix=$(series_format_opts "${dirs[$i]}" | sed -n 's/^--subject-prefix=//p')
 		if [[ -f ${dirs[$i]}/cover-letter.txt ]]; then
 			# The cover letter comes first, with the subject of its cover-letter.txt.
-			want="[$SUBJECT_PREFIX 0/$n] $(head -n1 "${dirs[$i]}/cover-letter.txt")"
-			subject=${subject/#\[$SUBJECT_PREFIX 00/[$SUBJECT_PREFIX 0}	# git numbers 00/10 from 10 patches on
+			want="[$prefix 0/$n] $(head -n1 "${dirs[$i]}/cover-letter.txt")"
+			subject=${subject/#\[$prefix 00/[$prefix 0}	# git numbers 00/10 from 10 patches on
 		else
-			want="[$SUBJECT_PREFIX] $(git mailinfo /dev/null /dev/null <"$(one_series_patches "${dirs[$i]}")" | sed -n 's/^Subject: //p')"
+			want="[$prefix] $(git mailinfo /dev/null /dev/null <"$(one_series_patches "${dirs[$i]}")" | sed -n 's/^Subject: //p')"
 		fi
 		[[ $subject == "$want" ]] || { echo "${mboxes[$i]##*/}: first subject '$subject', expected '$want'"; return 1; }
 		echo "${mboxes[$i]##*/}: $subject"
