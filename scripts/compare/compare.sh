@@ -98,7 +98,12 @@ if dry_run; then
 fi
 python3 "$LAB_ROOT/scripts/benchout.py" trials-csv "$runs" >"$csv"
 
-command="BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$variants' -P '$possible' -d $duration"
+# the VM knobs that were set go into the command too: a 255-CPU boot needs its SILENCE to be rerun
+knobs=''
+for k in CPUS MAXCPUS MEM TIMEOUT SILENCE ACCEL; do
+	[[ -z ${!k:-} ]] || knobs+="$k=${!k} "
+done
+command="${knobs}BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$variants' -P '$possible' -d $duration"
 [[ $bench_rev == HEAD ]] || command+=" -b $bench_rev"
 command+=" ${benchs[*]}"
 {
