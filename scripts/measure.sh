@@ -59,7 +59,6 @@ USAGE
 
 kernel_variant=${REV:-HEAD} kernel_set=0 config=bench benchs=() selftests='' judge=none on_host=0
 icount=0 cpus='' possible='' mem='' timeout='' runs='' log='' labels=() quiet=0 prepare=0
-number='^[1-9][0-9]*$'
 while getopts :K:C:B:S:J:Hic:p:m:t:o:l:L:qPnh opt; do
 	case $opt in
 	K) kernel_variant=$OPTARG kernel_set=1 ;;
@@ -102,7 +101,7 @@ for v in "$kernel_variant" "${benchs[@]}"; do
 	check_variant "$v"
 done
 for o in "c:$cpus" "p:$possible" "t:$timeout"; do
-	[[ -z ${o#?:} || ${o#?:} =~ $number ]] || die "-${o%%:*} ${o#?:}: expected a positive number"
+	[[ -z ${o#?:} ]] || positive "${o#?:}" || die "-${o%%:*} ${o#?:}: expected a positive number"
 done
 [[ -z $mem || $mem =~ ^[1-9][0-9]*[MG]$ ]] || die "-m $mem: expected a size like 512M or 2G"
 for l in "${labels[@]}"; do

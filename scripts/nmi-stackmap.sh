@@ -41,7 +41,7 @@ while getopts :c:d:Rh opt; do
 done
 shift $((OPTIND - 1))
 [[ $config == regress || $config == debug ]] || die "-c $config: expected regress or debug"
-if ! [[ $seconds =~ ^[1-9][0-9]{0,3}$ ]] || ((seconds > 3600)); then
+if ! positive "$seconds" 3600; then
 	die "-d $seconds: expected whole seconds, 1 to 3600"
 fi
 # name=rev: a kernel's name in the table and the record, and its commit

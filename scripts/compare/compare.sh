@@ -41,7 +41,7 @@ done
 shift $((OPTIND - 1))
 benchs=("$@")
 ((${#benchs[@]})) || read -ra benchs <<<"${BENCHS:-}"
-[[ $trials =~ ^[1-9][0-9]*$ ]] || die "trials must be a positive integer"
+positive "$trials" || die "trials must be a positive integer"
 for c in $clocks; do
 	[[ $c == icount || $c == wall ]] || die "unknown clock '$c' (icount or wall)"
 done
