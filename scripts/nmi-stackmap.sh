@@ -57,6 +57,10 @@ else
 	revs=("base=$BASE_TAG" "series=HEAD")
 fi
 
+for named in "${revs[@]}"; do
+	check_variant "${named#*=}"
+done
+stage_tree	# once: each measure.sh below finds it done
 out=$(results_dir "nmi-stackmap-$config")
 runs=$out/runs.jsonl
 counted=() variants=() files=("table.md=$out/table.md") status=0

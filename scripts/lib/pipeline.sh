@@ -1,5 +1,5 @@
 # The stages of the lab's one pipeline (part of scripts/lib.sh), each a function:
-#   stage_tree      the kernel git tree, made or brought up to date (scripts/tree.sh)
+#   stage_tree      the kernel git tree, made or brought up to date (scripts/tree.sh), once a command
 #   stage_commit    a VARIANT's commit of the tree (commit_of)
 #   stage_kernel    a commit's kernel, built with a config: bench, debug or regress (scripts/kernel.sh)
 #   stage_bench     a commit's bench or selftests, built for that config (scripts/bench-build.sh),
@@ -119,8 +119,13 @@ short_commit() {
 	if dry_run; then echo "$1"; else echo "${1:0:12}"; fi
 }
 
+# stage_tree: the tree made or brought up to date (scripts/tree.sh), once a command: the commands it
+# starts after it (measure.sh a trial, ...) find it done (LAB_TREE_STAGED, inherited) and skip it.
+# The measuring targets of the Makefile have it here, not as a prerequisite.
 stage_tree() {
+	[[ ${LAB_TREE_STAGED:-} != "$TREE" ]] || return 0
 	stage_run "$LAB_ROOT/scripts/tree.sh"
+	export LAB_TREE_STAGED=$TREE
 }
 
 # stage_commit NAME VARIANT: NAME=the commit of VARIANT
