@@ -17,8 +17,8 @@ S := scripts
 #   they measured as a record, records/<base>/<kind>/<id>/ (scripts/records.py), for make matrix and
 #   the findings (the one switch: scripts/lib/pipeline.sh's lab_record)
 #   DRY_RUN=1, or make -n: those targets print the commands of each stage of the pipeline
-#   (scripts/lib/pipeline.sh) and build, boot and run nothing; the targets they depend on (deps,
-#   tree) are only printed, as make -n prints them
+#   (scripts/lib/pipeline.sh) and build, boot and run nothing; the target they depend on (deps) is
+#   only printed, as make -n prints it
 # Every script checks them all first (check_knobs, scripts/lib/config.sh), before anything runs.
 REV ?= HEAD
 make_n := $(findstring n,$(firstword -$(MAKEFLAGS)))
@@ -99,15 +99,19 @@ vm: tree
 	@[ -n $(cmd_quoted) ] || { echo "usage: make vm CMD='command'" >&2; exit 2; }
 	@kernel=$$($(S)/kernel.sh "$$REV") && $(S)/vm.sh -k "$$kernel" -- $(cmd_quoted)
 
+# The tree: make tree, a prerequisite, for the targets that build one commit (kernel, bench-build,
+# kit, vm, mbox); the pipeline's first stage (stage_tree, scripts/lib/pipeline.sh) for those that
+# measure (vm-bench, bench, host-bench, compare, scaling, check-debug, regress, nmi) and for gates.sh:
+# once a target either way, printed by a dry run.
 # The guest starts in the directory of REV's bench (./bench, ./benchs/), as the run scripts expect.
-vm-bench: tree
+vm-bench: deps
 	@[ -n $(cmd_quoted) ] || { echo "usage: make vm-bench CMD='./benchs/run_bench_NAME.sh'" >&2; exit 2; }
 	@$(S)/vm-bench.sh -- $(cmd_quoted)
 
-bench: tree
+bench: deps
 	+@$(S)/bench.sh
 
-host-bench: tree
+host-bench: deps
 	+@$(S)/bench.sh -H
 
 # The tiers (tests/<tier>/): unit, lab, series, vm (make check), regress and the lines of
@@ -124,16 +128,16 @@ check-unit:
 check-slow: deps
 	@$(S)/check.sh -t regress,slow $(check_select)
 
-compare: tree
+compare: deps
 	+@scripts/compare/compare.sh
 
-scaling: tree
+scaling: deps
 	+@scripts/compare/scaling.sh $(if $(filter 1,$(HOST)),-H) -B "$(REV)" $(BENCHS)
 
-check-debug: tree
+check-debug: deps
 	+@scripts/check-debug.sh
 
-gates: tree
+gates: deps
 	@scripts/gates.sh
 
 mbox: tree
@@ -143,12 +147,12 @@ mbox: tree
 # (comma-separated globs); PLANT: a patch applied on the series (lab/plants/NAME.patch);
 # RECORD=1: write the results as a record, records/<base>/regress/ (scripts/records.py). The
 # measuring targets' recipes start with + so that make -n runs them, as dry runs (DRY_RUN=1).
-regress: tree
+regress: deps
 	+@$(S)/regress.sh $(if $(TESTS),-a "$(TESTS)") $(if $(PLANT),-p "$(PLANT)") $(SUITES)
 
 # bpf_get_stackid() on a full stack map from NMI context (tools/testing/nmi_stackmap), on the
 # base's and the series' regress kernels (DEBUG=1: check-debug's, KCSAN); RECORD=1: records/<base>/nmi/
-nmi: tree
+nmi: deps
 	+@$(S)/nmi-stackmap.sh $(if $(filter 1,$(DEBUG)),-c debug)
 
 # EVIDENCE.md, the evidence table (generated whole), from config/matrix and the records

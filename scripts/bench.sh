@@ -1,7 +1,7 @@
 #!/bin/bash
 # The main job: materialize the tree, build the kernel and bench of REV (default: the tree's HEAD),
 # boot the kernel in the VM and run the benchmark suite there (scripts/measure.sh, runner
-# scripts/guest/suite.sh), then print its summary table (scripts/benchout.py summary).
+# scripts/guest/suite.sh), then print its summary table (scripts/benchout.py report).
 #   scripts/bench.sh [-H]     -H: run the host-safe benchmarks on the host kernel instead
 # BENCHS='names or families' narrows the suite (config/benchmarks); CPUS, MAXCPUS, MEM, ICOUNT
 # are passed to the VM. The run lands in $LAB_CACHE/<base>/results/bench/<date>/ (host-bench/ for
@@ -30,19 +30,20 @@ else
 fi
 # shellcheck disable=SC2086 # BENCHS is a list of words
 "${measure[@]}" suite -w "$where" -W "$warmup" -d "$duration" ${BENCHS:-} && status=0 || status=$?
+# One reading of the run's line (scripts/benchout.py report): the summary table into table.txt,
+# and the bench's commit (12 digits) and the clock for the record. The table is shown and ends the
+# record's bench.log, as the suite's output did when the guest printed it.
 if dry_run; then
-	echo "+ $(shown python3 "$LAB_ROOT/scripts/benchout.py" summary "$runs") | tee $(shown "$out/table.txt") >> $(shown "$log")"
+	echo "+ report=\$($(shown python3 "$LAB_ROOT/scripts/benchout.py" report "$runs" "$out/table.txt"))"
+	echo "+ tee -a $(shown "$log") < $(shown "$out/table.txt")"
 	# shellcheck disable=SC2016 # a dry run's stand-ins
-	rev='$kernel_commit' clock='$(benchout.py clock RUNS)'
+	rev='$kernel_commit' clock='$clock'
 else
 	[[ -s $runs ]] || { results_done "$out"; exit "$status"; }
-	# the summary table, from the run's line; the record's bench.log ends with it, as the suite's
-	# output did when the guest printed it
-	python3 "$LAB_ROOT/scripts/benchout.py" summary "$runs" | tee "$out/table.txt" | tee -a "$log"
+	report=$(python3 "$LAB_ROOT/scripts/benchout.py" report "$runs" "$out/table.txt")
+	tee -a "$log" <"$out/table.txt"
 	((status == 0)) || { results_done "$out"; exit "$status"; }
-	rev=$(python3 "$LAB_ROOT/scripts/benchout.py" field bench "$runs")	# VARIANT=COMMIT, 12 digits
-	rev=${rev#*=}
-	clock=$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")
+	{ read -r rev; read -r clock; } <<<"$report"
 fi
 command="make $target BASE=$BASE REV=${REV:-HEAD}"
 for knob in BENCHS CPUS MAXCPUS MEM ICOUNT ACCEL LLVM; do

@@ -119,7 +119,7 @@ wants() {
 mapfile -t dirs < <(series_dirs "$PATCHES")
 names=$(for d in "${dirs[@]}"; do series_name "$d"; done)
 for n in "$@"; do
-	[[ $n =~ ^[1-9][0-9]*$ ]] || grep -qxF -- "$n" <<<"$names" ||
+	positive "$n" || grep -qxF -- "$n" <<<"$names" ||
 		die "'$n': expected a patch number or a series ($(xargs <<<"$names")) ($usage)"
 done
 

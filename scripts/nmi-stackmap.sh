@@ -41,7 +41,7 @@ while getopts :c:d:Rh opt; do
 done
 shift $((OPTIND - 1))
 [[ $config == regress || $config == debug ]] || die "-c $config: expected regress or debug"
-if ! [[ $seconds =~ ^[1-9][0-9]{0,3}$ ]] || ((seconds > 3600)); then
+if ! positive "$seconds" 3600; then
 	die "-d $seconds: expected whole seconds, 1 to 3600"
 fi
 # name=rev: a kernel's name in the table and the record, and its commit
@@ -57,6 +57,10 @@ else
 	revs=("base=$BASE_TAG" "series=HEAD")
 fi
 
+for named in "${revs[@]}"; do
+	check_variant "${named#*=}"
+done
+stage_tree	# once: each measure.sh below finds it done
 out=$(results_dir "nmi-stackmap-$config")
 runs=$out/runs.jsonl
 counted=() variants=() files=("table.md=$out/table.md") status=0

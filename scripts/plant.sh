@@ -40,7 +40,7 @@ done
 shift $((OPTIND - 1))
 check_knobs
 [[ $config =~ ^(bench|debug|regress)$ ]] || die "-c $config: expected bench, debug or regress"
-[[ $timeout =~ ^[1-9][0-9]*$ ]] || die "-t $timeout: expected a number of seconds"
+positive "$timeout" || die "-t $timeout: expected a number of seconds"
 (($#)) || die "no plant named (usage: scripts/plant.sh [-c CONFIG] [-r REV] NAME [command...]; plants: lab/plants/)"
 name=$1
 shift

@@ -229,6 +229,9 @@ check_recorded() {
 
 [[ -z $plant || -f $plant ]] || die "-p $plant: no such patch"
 [[ -z $recorded || -d $recorded ]] || die "-B $recorded: no such directory"
+check_variant "$base_rev"
+check_variant "$series_rev"
+stage_tree
 if dry_run; then
 	[[ -z $plant ]] || stage_out series_rev patched_commit "$series_rev" "$(realpath "$plant")"
 	[[ -n $recorded ]] || dry_run_kernel base "$base_rev"

@@ -41,7 +41,7 @@ done
 shift $((OPTIND - 1))
 benchs=("$@")
 ((${#benchs[@]})) || read -ra benchs <<<"${BENCHS:-}"
-[[ $trials =~ ^[1-9][0-9]*$ ]] || die "trials must be a positive integer"
+positive "$trials" || die "trials must be a positive integer"
 for c in $clocks; do
 	[[ $c == icount || $c == wall ]] || die "unknown clock '$c' (icount or wall)"
 done
@@ -49,6 +49,10 @@ record_name=${name:-compare}
 out=$(results_dir compare "$name")
 name=${out##*/}
 
+for v in $variants; do
+	check_variant "$v"
+done
+stage_tree	# once: each measure.sh below finds it done
 # Every kernel and the bench first, so that no build runs between trials; the trials then name
 # each kernel by its commit (scripts/measure.sh -P prints the kernel's VARIANT=COMMIT), so that the
 # variants are those of the start even if the tree changes meanwhile.

@@ -42,10 +42,10 @@ while getopts :n:w:d:p:r:v:Rh opt; do
 done
 shift $((OPTIND - 1))
 (($# == 0)) || die "unexpected argument '$1' ($usage)"
-[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "-n: expected a number of rounds, got '$rounds'"
-[[ $warmup =~ ^[1-9][0-9]*$ ]] || die "-w: expected a number of seconds, got '$warmup'"
-[[ $secs =~ ^[1-9][0-9]*$ ]] || die "-d: expected a number of seconds, got '$secs'"
-[[ $prods =~ ^[1-9][0-9]*$ && $((prods % 2)) == 0 ]] ||
+positive "$rounds" || die "-n: expected a number of rounds, got '$rounds'"
+positive "$warmup" || die "-w: expected a number of seconds, got '$warmup'"
+positive "$secs" || die "-d: expected a number of seconds, got '$secs'"
+{ positive "$prods" && ((prods % 2 == 0)); } ||
 	die "-p: expected an even number of producers (add_del_on_diff_cpu pairs them), got '$prods'"
 [[ $BASE == 6.1 ]] || die "only 6.1's series carries an htab-mem of its own (BASE=6.1, not $BASE)"
 [[ -z $variant ]] || variant=$(variant_name "$variant")

@@ -33,8 +33,8 @@ while getopts :Hn:d:A:B:h opt; do
 	esac
 done
 shift $((OPTIND - 1))
-[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "-n: expected a number of rounds, got '$rounds'"
-[[ $secs =~ ^[1-9][0-9]*$ ]] || die "-d: expected a number of seconds, got '$secs'"
+positive "$rounds" || die "-n: expected a number of rounds, got '$rounds'"
+positive "$secs" || die "-d: expected a number of seconds, got '$secs'"
 where=vm
 ((on_host)) && where=host
 wanted=("${@:-trigger}")

@@ -16,7 +16,7 @@ while getopts :s:N: opt; do
 	esac
 done
 shift $((OPTIND - 1))
-if (($# != 1)) || [[ -z $tool || ! $1 =~ ^[1-9][0-9]*$ ]]; then
+if (($# != 1)) || [[ -z $tool ]] || ! positive "$1"; then
 	die "$usage"
 fi
 dmesg -n 1

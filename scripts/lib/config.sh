@@ -14,6 +14,14 @@ bad_option() {
 	die "-$2: no such option ($3)"
 }
 
+# positive N [MAX]: N is a positive whole number, 1, 2, ... (digits only, no leading zero), and at
+# most MAX when MAX is given: the lab's one check of a count, a number of seconds or of CPUs (each
+# caller says its own error line). N is compared as digits first: no overflow takes a long N in.
+positive() {
+	[[ $1 =~ ^[1-9][0-9]*$ ]] || return 1
+	[[ -z ${2:-} ]] || ((${#1} < ${#2} || (${#1} == ${#2} && $1 <= $2)))
+}
+
 note() {
 	echo ">>> ${LAB_NOTE_PREFIX:-}$*" >&2
 }
@@ -164,21 +172,21 @@ check_knobs() {
 		knob_bad LLVM "expected 0 or 1 (1: the kernels built with clang and lld, KERNEL_LLVM of config/$BASE/toolchain.conf)"
 	[[ ${LLVM:-0} == 0 || -n $KERNEL_LLVM ]] ||
 		knob_bad LLVM "base $BASE names no KERNEL_LLVM in config/$BASE/toolchain.conf: its kernels build with gcc only"
-	[[ -z ${CPUS:-} || ($CPUS =~ ^[1-9][0-9]*$ && CPUS -le 255) ]] || knob_bad CPUS "expected online CPUs, 1 to 255"
+	[[ -z ${CPUS:-} ]] || positive "$CPUS" 255 || knob_bad CPUS "expected online CPUs, 1 to 255"
 	[[ ${ICOUNT:-0} == 0 || -z ${CPUS:-} || $CPUS == 1 ]] ||
 		knob_bad CPUS "ICOUNT=1 runs one online CPU: expected 1 or unset"
 	[[ ${ICOUNT:-0} == 1 ]] && min_cpus=1
 	if [[ -n ${MAXCPUS:-} ]]; then
-		[[ $MAXCPUS =~ ^[1-9][0-9]*$ && $MAXCPUS -le $max && $MAXCPUS -ge $min_cpus ]] ||
+		{ positive "$MAXCPUS" "$max" && ((MAXCPUS >= min_cpus)); } ||
 			knob_bad MAXCPUS "expected possible CPUs, $min_cpus (the online CPUs) to $max$([[ $max == 255 ]] && echo ' (more only with ACCEL=kvm: TCG has no x2APIC)')"
 	fi
 	for v in ${POSSIBLE:-}; do
-		[[ $v =~ ^[1-9][0-9]*$ && $v -le $max && $v -ge ${CPUS:-$VM_CPUS} ]] ||
+		{ positive "$v" "$max" && ((v >= ${CPUS:-$VM_CPUS})); } ||
 			knob_bad POSSIBLE "'$v': expected possible CPU counts, ${CPUS:-$VM_CPUS} (the online CPUs) to $max"
 	done
-	[[ -z ${TIMEOUT:-} || $TIMEOUT =~ ^[1-9][0-9]*$ ]] || knob_bad TIMEOUT "expected a positive number of seconds"
-	[[ -z ${SILENCE:-} || $SILENCE =~ ^[1-9][0-9]*$ ]] || knob_bad SILENCE "expected a positive number of seconds"
-	[[ -z ${LIMIT:-} || $LIMIT =~ ^[1-9][0-9]*$ ]] || knob_bad LIMIT "expected a positive number of seconds (a test's time limit)"
+	[[ -z ${TIMEOUT:-} ]] || positive "$TIMEOUT" || knob_bad TIMEOUT "expected a positive number of seconds"
+	[[ -z ${SILENCE:-} ]] || positive "$SILENCE" || knob_bad SILENCE "expected a positive number of seconds"
+	[[ -z ${LIMIT:-} ]] || positive "$LIMIT" || knob_bad LIMIT "expected a positive number of seconds (a test's time limit)"
 	[[ -z ${VMS:-} || $VMS == 1 || $VMS == 2 ]] || knob_bad VMS "expected 1 (one VM at a time) or 2 (the base's and the series' side by side)"
 	[[ -z ${MEM:-} || $MEM =~ ^[1-9][0-9]*[MG]$ ]] || knob_bad MEM "expected a size like 512M or 2G"
 	[[ -z ${TCG_THREAD:-} || $TCG_THREAD == multi || $TCG_THREAD == single ]] ||

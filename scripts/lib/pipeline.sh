@@ -1,12 +1,12 @@
 # The stages of the lab's one pipeline (part of scripts/lib.sh), each a function:
-#   stage_tree      the kernel git tree, made or brought up to date (scripts/tree.sh)
+#   stage_tree      the kernel git tree, made or brought up to date (scripts/tree.sh), once a command
 #   stage_commit    a VARIANT's commit of the tree (commit_of)
 #   stage_kernel    a commit's kernel, built with a config: bench, debug or regress (scripts/kernel.sh)
 #   stage_bench     a commit's bench or selftests, built for that config (scripts/bench-build.sh),
 #                   and tools/testing/nmi_stackmap against them (stage_tool)
 #   stage_boot      the VM booted on the kernel, a runner of scripts/guest/ run in it (scripts/vm.sh)
 #   stage_judge     the run's splats against config/<base>/known-splats (scripts/lib/splats.sh)
-#   stage_runs_line the run as one JSON line of a runs file (scripts/benchout.py run)
+#   stage_runs_line the run as one JSON line of a runs file, and its status (scripts/benchout.py run -a)
 #   lab_record      with RECORD=1, what a command measured as a record (scripts/records.py write)
 # scripts/measure.sh runs them in that order; make regress calls the ones it needs around its
 # resume loop. DRY_RUN=1 (measure.sh -n, `make -n TARGET`): each stage prints the commands it would
@@ -119,8 +119,13 @@ short_commit() {
 	if dry_run; then echo "$1"; else echo "${1:0:12}"; fi
 }
 
+# stage_tree: the tree made or brought up to date (scripts/tree.sh), once a command: the commands it
+# starts after it (measure.sh a trial, ...) find it done (LAB_TREE_STAGED, inherited) and skip it.
+# The measuring targets of the Makefile have it here, not as a prerequisite.
 stage_tree() {
+	[[ ${LAB_TREE_STAGED:-} != "$TREE" ]] || return 0
 	stage_run "$LAB_ROOT/scripts/tree.sh"
+	export LAB_TREE_STAGED=$TREE
 }
 
 # stage_commit NAME VARIANT: NAME=the commit of VARIANT
@@ -189,18 +194,22 @@ stage_judge() {
 }
 
 # stage_runs_line RUNS LOG FIELD...: the run whose output is LOG as one JSON line (its FIELDs, and
-# the results its output holds) appended to the runs file RUNS
+# the results its output holds) appended to the runs file RUNS; in runs_status, the run's status
+# as the host reads it (its field status, 1 if a benchmark gave no result; 0 in a dry run), from
+# that one reading of LOG: the runs file is not read again for it.
 stage_runs_line() {
-	local runs=$1 log=$2 json
+	local runs=$1 log=$2
 	shift 2
+	# shellcheck disable=SC2034 # read by the caller
+	runs_status=0
 	if dry_run; then
-		echo "+ $(shown python3 "$LAB_ROOT/scripts/benchout.py" run "$log" "$@") >> $(shown "$runs")"
+		echo "+ status=\$($(shown python3 "$LAB_ROOT/scripts/benchout.py" run -a "$runs" "$log" "$@"))"
 		return 0
 	fi
 	mkdir -p "$(dirname -- "$runs")"
-	json=$(python3 "$LAB_ROOT/scripts/benchout.py" run "$log" "$@") ||
+	# shellcheck disable=SC2034 # read by the caller
+	runs_status=$(python3 "$LAB_ROOT/scripts/benchout.py" run -a "$runs" "$log" "$@") ||
 		die "the results of the run cannot be read (its output: $log)"
-	echo "$json" >>"$runs"
 }
 
 # lab_record ARG...: the one recording helper of the lab's measuring commands. With RECORD=1 it

@@ -55,10 +55,17 @@ Usage (bench output on FILE or standard input):
   benchout.py lab NAME FAMILY [FILE]    the lab-result line (and lab-memory, lab-map-growth lines)
                                         of one run
   benchout.py json [FILE]               one JSON object a line, per run of bench in FILE
-  benchout.py run LOG [KEY=VALUE...]    the JSON line of one run of scripts/measure.sh: KEY=VALUE
+  benchout.py run [-a RUNS] LOG [KEY=VALUE...]
+                                        the JSON line of one run of scripts/measure.sh: KEY=VALUE
                                         fields (label.KEY=VALUE: the caller's labels), and the
-                                        results of the runner's output in LOG
+                                        results of the runner's output in LOG; -a: appended to
+                                        RUNS, and the run's status printed instead (its exit
+                                        status, 1 if a benchmark gave no result)
   benchout.py summary [RUNS]            make bench's summary table of the suite's runs in RUNS
+  benchout.py report RUNS TABLE         make bench's end, from one reading of RUNS: the summary
+                                        table written to TABLE, and two lines printed, the last
+                                        run's bench commit (of its field bench, VARIANT=COMMIT)
+                                        and the runs' clocks (as clock prints them)
   benchout.py trials-csv [RUNS]         make compare's trials.csv, from the labels clock, variant,
                                         trial and possible of each run in RUNS
   benchout.py scaling [RUNS]            make scaling's table of the scaling runs in RUNS
@@ -616,6 +623,35 @@ def scaling_lines(runs):
     return out
 
 
+def clocks(runs):
+    """The clocks of RUNS, in order, each once, comma-separated."""
+    return ",".join(dict.fromkeys(str(r.get("clock", "?")) for r in runs))
+
+
+def last_field(runs, key):
+    """The field KEY of the last of RUNS."""
+    if not runs or key not in runs[-1]:
+        raise BenchOutputError(f"no field '{key}' in the last run" if runs else "no runs")
+    return runs[-1][key]
+
+
+def append_run(path, run):
+    """RUNS (the runs file PATH) with RUN as its last line."""
+    try:
+        with open(path, "a") as f:
+            f.write(json.dumps(run, ensure_ascii=False) + "\n")
+    except OSError as e:
+        raise BenchOutputError(f"{path}: {e.strerror}")
+
+
+def write_table(path, lines):
+    try:
+        with open(path, "w") as f:
+            f.writelines(line + "\n" for line in lines)
+    except OSError as e:
+        raise BenchOutputError(f"{path}: {e.strerror}")
+
+
 def read_input(path):
     if path in (None, "-"):
         return sys.stdin.read()
@@ -629,7 +665,7 @@ def read_input(path):
 def main(argv, out=sys.stdout):
     args = argv[1:]
     if not args:
-        return usage("expected a command: rate, lab, json, run, summary, trials-csv, scaling, clock or field (--help)")
+        return usage("expected a command: rate, lab, json, run, summary, report, trials-csv, scaling, clock or field (--help)")
     if args[0] in ("-h", "--help"):
         print(__doc__.strip(), file=out)
         return 0
@@ -654,16 +690,29 @@ def main(argv, out=sys.stdout):
         for run in parse(read_input(args[0] if args else None)):
             print(json.dumps(run, ensure_ascii=False), file=out)
     elif cmd == "run":
+        append = None
+        if args[:1] == ["-a"] and len(args) >= 2:
+            append, args = args[1], args[2:]
         if not args:
-            return usage("run takes LOG [KEY=VALUE...]")
-        print(json.dumps(run_record(read_input(args[0]), args[1:]), ensure_ascii=False), file=out)
+            return usage("run takes [-a RUNS] LOG [KEY=VALUE...]")
+        run = run_record(read_input(args[0]), args[1:])
+        if append is None:
+            print(json.dumps(run, ensure_ascii=False), file=out)
+        else:
+            append_run(append, run)
+            print(last_field([run], "status"), file=out)
     elif cmd == "field":
         if len(args) not in (1, 2):
             return usage("field takes KEY [RUNS]")
-        runs = read_runs(read_input(args[1] if len(args) == 2 else None))
-        if not runs or args[0] not in runs[-1]:
-            raise BenchOutputError(f"no field '{args[0]}' in the last run" if runs else "no runs")
-        print(runs[-1][args[0]], file=out)
+        print(last_field(read_runs(read_input(args[1] if len(args) == 2 else None)), args[0]), file=out)
+    elif cmd == "report":
+        if len(args) != 2:
+            return usage("report takes RUNS TABLE")
+        runs = read_runs(read_input(args[0]))
+        write_table(args[1], summary_lines(runs))
+        # the commit of VARIANT=COMMIT, as the shell's ${bench#*=}
+        print(str(last_field(runs, "bench")).split("=", 1)[-1], file=out)
+        print(clocks(runs), file=out)
     elif cmd in ("summary", "trials-csv", "scaling", "clock"):
         if len(args) > 1:
             return usage(f"{cmd} takes at most one RUNS file, got {len(args)}")
@@ -673,7 +722,7 @@ def main(argv, out=sys.stdout):
         elif cmd == "scaling":
             lines = scaling_lines(runs)
         elif cmd == "clock":
-            lines = [",".join(dict.fromkeys(str(r.get("clock", "?")) for r in runs))]
+            lines = [clocks(runs)]
         else:
             w = csv.writer(out, lineterminator="\n")
             w.writerow(TRIALS_HEADER)
@@ -682,7 +731,7 @@ def main(argv, out=sys.stdout):
         for line in lines:
             print(line, file=out)
     else:
-        return usage(f"unknown command '{cmd}' (rate, lab, json, run, summary, trials-csv, scaling, clock, field; --help)")
+        return usage(f"unknown command '{cmd}' (rate, lab, json, run, summary, report, trials-csv, scaling, clock, field; --help)")
     return 0
 
 

@@ -5,6 +5,7 @@ import contextlib
 import io
 import json
 import os
+import tempfile
 import unittest
 
 from readout import benchout
@@ -431,6 +432,39 @@ class Runs(unittest.TestCase):
         self.assertEqual(cli("scaling", stdin=runs), (0, SCALING_TABLE, ""))
         with self.assertRaisesRegex(benchout.BenchOutputError, "malformed scaling line"):
             benchout.parse_scaling("scaling: trig-base C p1 1.0 0.1\n")
+
+    def test_run_appended_gives_its_status(self):
+        with tempfile.TemporaryDirectory() as d:
+            runs = os.path.join(d, "runs.jsonl")
+            one = "lab-result: ls-seq-get-1 local-storage 5.433 0.010 M ops/s\n"
+            for status in ("0", "3"):
+                self.assertEqual(cli("run", "-a", runs, "-", "runner=suite", f"status={status}", stdin=one),
+                                 (0, f"{status}\n", ""))
+            # a benchmark without a result fails a run that exited 0
+            self.assertEqual(cli("run", "-a", runs, "-", "status=0", stdin="lab-raw: bench x y\nlab-raw-end: rc=0\n"),
+                             (0, "1\n", ""))
+            with open(runs) as f:
+                lines = f.read().splitlines()
+            self.assertEqual([json.loads(line)["status"] for line in lines], [0, 3, 1])
+            self.assertEqual(lines[0], cli("run", "-", "runner=suite", "status=0", stdin=one)[1].rstrip("\n"))
+            self.assertEqual(cli("run", "-a", runs, "-", "runner=suite", stdin="")[2],
+                             "benchout: no field 'status' in the last run\n")
+            self.assertEqual(cli("run", "-a", os.path.join(d, "no", "runs"), "-", "status=0", stdin="")[:2], (1, ""))
+
+    def test_report_is_summary_commit_and_clock_in_one_reading(self):
+        runs = runs_file((SUITE_LOG, ["runner=suite", "where=vm", "label.warmup=1", "label.duration=3",
+                                      "clock=wall-kvm", "bench=HEAD=0123456789ab"]))
+        with tempfile.TemporaryDirectory() as d:
+            path, table = os.path.join(d, "runs.jsonl"), os.path.join(d, "table.txt")
+            with open(path, "w") as f:
+                f.write(runs)
+            self.assertEqual(cli("report", path, table), (0, "0123456789ab\nwall-kvm\n", ""))
+            with open(table) as f:
+                self.assertEqual(f.read(), cli("summary", stdin=runs)[1])
+            with open(path, "w") as f:
+                f.write(runs_file((SUITE_LOG, ["runner=suite", "clock=icount"])))
+            self.assertEqual(cli("report", path, table)[2], "benchout: no field 'bench' in the last run\n")
+        self.assertEqual(cli("report", "x")[2], "benchout: report takes RUNS TABLE\n")
 
     def test_clock_and_field(self):
         runs = runs_file(("", ["clock=icount", "bench=HEAD=0123456789ab"]), ("", ["clock=wall-tcg"]),

@@ -303,15 +303,16 @@ run_mt() {
 			FAILED+=("mt: race table")
 	fi
 	[[ ${RECORD:-0} == 1 ]] || return 0
-	# RECORD=1: the run as a record, records/<base>/mt/<date>-NAME/ (PFL_MT_NAME, default mt)
+	# RECORD=1: the run as a record, records/<base>/mt/<date>-NAME/ (PFL_MT_NAME, default mt),
+	# through the lab's one record helper (scripts/lab-record.sh)
 	BASE=${BASE:-$(lab BASE)} || return 1
 	for v in "$@"; do
 		vars+=(--variant "$v=$(basename "$(version_dir "$v")")")
 	done
-	"$LAB_ROOT/scripts/records.py" write --kind mt --base "$BASE" --name "${PFL_MT_NAME:-mt}" \
+	"$LAB_ROOT/scripts/lab-record.sh" -- --kind mt --base "$BASE" --name "${PFL_MT_NAME:-mt}" \
 		--clock native --status "$rc" "${vars[@]}" \
 		--what "the native harness (tools/testing/pcpu_freelist), ${PFL_MT_CASES:-the default cases}: $*, ${PFL_MT_REPS:-10} interleaved repetitions of ${PFL_MT_MS:-200} ms${tally:+, tally build}${PFL_MT_GATE:+, race cases gated}" \
-		--command "$(mt_command "$@")" "$OBJ/mt/results.json" "$OBJ/mt/mt.log" >&2 ||
+		--command "$(mt_command "$@")" "$OBJ/mt/results.json" "$OBJ/mt/mt.log" ||
 		FAILED+=("mt: record")
 }
 
@@ -341,11 +342,11 @@ run_count() {
 	((rc == 0)) || FAILED+=("count")
 	[[ ${RECORD:-0} == 1 ]] || return 0
 	BASE=${BASE:-$(lab BASE)} || return 1
-	"$LAB_ROOT/scripts/records.py" write --kind mt --base "$BASE" --name "${PFL_MT_NAME:-count}" \
+	"$LAB_ROOT/scripts/lab-record.sh" -- --kind mt --base "$BASE" --name "${PFL_MT_NAME:-count}" \
 		--clock callgrind --status "$rc" "${vars[@]}" \
 		--what "instructions per operation of pcpu_freelist_push() and pcpu_freelist_pop() (inclusive), the harness's gcc -O2 build of each version (tools/testing/pcpu_freelist count): valgrind --tool=callgrind, the difference of 1000- and 3000-operation runs; ${PFL_COUNT_CASES:-the default cases}: $*" \
 		--command "env${PFL_COUNT_CASES:+ PFL_COUNT_CASES=$(printf %q "$PFL_COUNT_CASES")}${PFL_COUNT_GATE:+ PFL_COUNT_GATE=$PFL_COUNT_GATE} tools/testing/pcpu_freelist/run.sh count $*" \
-		"$dir/results.json" "$dir/count.md" >&2 || FAILED+=("count: record")
+		"$dir/results.json" "$dir/count.md" || FAILED+=("count: record")
 }
 
 # kobj VERSION...: each version's file compiled in the lab's build worktree (its lock held), into
