@@ -139,13 +139,17 @@ stop_qemu() {
 }
 
 # KVM is used only when the lab's kernel really boots under it: /dev/kvm can exist and accept a
-# stopped VM while a real guest never gets past the firmware, and (a nested host, 2026-12-03) a
+# stopped VM while QEMU aborts setting MSR 0x10a (one machine), a real guest never gets past the
+# firmware (another), and (a nested host, 2026-12-03) a
 # guest can print the decompressor's lines and then stop, or die in start_kernel with "KVM internal
 # error ... emulation failure". So the probe boots the kernel with no root to the panic at its end:
 # QEMU (-no-reboot, panic=-1) must exit by itself within the deadline, the console showing the
 # panic. A verdict holds until the machine reboots. "works" holds for the kernel image probed only:
 # on that host a 6.12 guest printed the decompressor's lines under KVM and a 7.3 guest nothing at
-# all, so one kernel says nothing of another; a failure with any kernel sends every VM to TCG.
+# all, so one kernel says nothing of another (CI, trusting the older probe's verdict of another
+# kernel, sent eleven 7.3 VMs to KVM, each waiting 300 s for its silence limit); a failure with any
+# kernel sends every VM to TCG. A verdict is $LAB_CACHE/vm/kvm-verdict.<boot_id>.<qemu, device,
+# probe version>.<kernel digest>.
 # kvm_probe_version names the probe in the verdict's key: no verdict of an older probe (the first
 # one was content with a first console line) is trusted.
 kvm_dev=${LAB_KVM_DEV:-/dev/kvm}
@@ -272,6 +276,8 @@ output=$run_dir/output.log	# ttyS1: the command's output and exit status
 : >"$console"
 : >"$output"
 
+# root=root, not root=/dev/root: 6.1 strips a /dev/ from root= before it mounts a filesystem
+# without a device, 6.12 does not, so root=/dev/root boots only 6.1.
 append="console=ttyS0 loglevel=5 panic=-1 trace_clock=global oops=panic root=root rootfstype=9p ro
 	rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=524288
 	init=$LAB_ROOT/scripts/vm-init.sh lab_run=$run_dir"
