@@ -253,14 +253,16 @@ if ((shell)); then
 	size=''
 	[[ ! -t 0 ]] || size=$(stty size 2>/dev/null) || size=''
 	shellrc=$run_dir/shellrc
-	echo '[[ ! -r ~/.bashrc ]] || . ~/.bashrc' >"$shellrc"
+	# (the size in the shell: a serial port forgets it at its last close, not its other settings)
+	echo "${size:+stty rows ${size% *} cols ${size#* } 2>/dev/null}" >"$shellrc"
+	echo '[[ ! -r ~/.bashrc ]] || . ~/.bashrc' >>"$shellrc"
 	echo "PS1='(lab vm $BASE) \w # '" >>"$shellrc"
 	if (($#)); then
 		printf '%s\n' "$*" >"$run_dir/first"
 		echo "bash $(printf %q "$run_dir/first")" >>"$shellrc"
 	fi
 	{
-		echo "stty -F /dev/ttyS2 sane ${size:+rows ${size% *} cols ${size#* }} 2>/dev/null"
+		echo "stty -F /dev/ttyS2 sane 2>/dev/null"
 		echo "export TERM=$(printf %q "${TERM:-dumb}")"
 		echo "exec setsid -c bash --rcfile $(printf %q "$shellrc") -i <>/dev/ttyS2 >&0 2>&0"
 	} >"$run_dir/cmd"
