@@ -9,7 +9,7 @@ S := scripts
 #   BASE=<base> (default: config/default-base; config/<base>/, patches/<base>/, $(LAB_CACHE)/<base>/)
 #   TREE=/path/to/linux SERIES_REV= BASE_REV= TREE_DIRTY=1: a kernel checkout of your own, read only
 #   (scripts/tree.sh --help, scripts/lib/own-tree.sh)
-#   REV=<commit-ish of the tree>   CMD='<command for make vm>'   BENCHS='<names or families>'
+#   REV=<commit-ish of the tree>   CMD='<command for make vm; none: a shell>'   BENCHS='<names or families>'
 #   CPUS=2 MAXCPUS=<possible CPUs> MEM=2G TIMEOUT=<seconds: 600 for vm, 1200 for bench>
 #   SILENCE=300 ICOUNT=1 (deterministic clock) ACCEL=kvm|tcg (default: probe KVM); the defaults of
 #   CPUS, MEM, TIMEOUT and SILENCE are those of config/vm.conf
@@ -46,7 +46,8 @@ help:
 	@echo "make kernel       build the kernel of REV (default HEAD) in the cache"
 	@echo "make bench-build  build the selftests bench of REV"
 	@echo "make kit          one tarball for real hardware: base and series kernels, bench, run-kit.sh (freelist rows, a record)"
-	@echo "make vm CMD='…'   boot the kernel of REV and run CMD in it (CPUS, MAXCPUS, MEM, TIMEOUT, SILENCE, ICOUNT, ACCEL)"
+	@echo "make vm CMD='…'   boot the kernel of REV and run CMD in it (CPUS, MAXCPUS, MEM, TIMEOUT, SILENCE, ICOUNT, ACCEL; scripts/vm.sh -h)"
+	@echo "make vm           the same with a shell in the guest on this terminal; exit or Ctrl-D ends it, leaving nothing behind"
 	@echo "make vm-bench CMD='…'  the same, from the directory of REV's bench: CMD='./benchs/run_bench_NAME.sh'"
 	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
 	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host; RECORD=1)"
@@ -94,10 +95,10 @@ bench-build: tree
 kit: tree
 	@$(S)/kit.sh
 
-# A REV that is not a commit of the tree, or whose kernel does not build, stops here.
+# A REV that is not a commit of the tree, or whose kernel does not build, stops here. Without CMD:
+# a shell in the guest on this terminal (vm.sh -I), as selftests/bpf's vmtest.sh -s.
 vm: tree
-	@[ -n $(cmd_quoted) ] || { echo "usage: make vm CMD='command'" >&2; exit 2; }
-	@kernel=$$($(S)/kernel.sh "$$REV") && $(S)/vm.sh -k "$$kernel" -- $(cmd_quoted)
+	@kernel=$$($(S)/kernel.sh "$$REV") && $(S)/vm.sh -k "$$kernel" $(if $(value CMD),-- $(cmd_quoted),-I)
 
 # The tree: make tree, a prerequisite, for the targets that build one commit (kernel, bench-build,
 # kit, vm, mbox); the pipeline's first stage (stage_tree, scripts/lib/pipeline.sh) for those that

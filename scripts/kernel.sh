@@ -10,6 +10,13 @@
 # -n: print the directory the kernel is (or would be) in, build nothing.
 # All commits share one worktree and one object directory per config: switching variants rebuilds only
 # the files that differ, which on 2 cores is minutes instead of a 12-minute build per variant.
+# LLVM=1: BPF CI's second toolchain, clang and lld of the base's KERNEL_LLVM
+# (config/<base>/toolchain.conf; 7.3: clang-22 and lld-22 from bookworm-security, make deps), the
+# BTF made by scripts/pahole.sh's pahole (trixie's 1.30: bookworm's 1.24 does not read all of
+# clang's DWARF), and the selftests' userspace and test modules built against that kernel too. An
+# LLVM build never shares a kernel, an object directory or a selftests build with gcc
+# (bench-llvm22-pahole1.30-1-..., obj/bench-llvm22); scripts/btf-check.sh compares the two
+# kernels' BTF warnings. On a base that names no KERNEL_LLVM, LLVM=1 stops with one line.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"

@@ -2,6 +2,7 @@
 # one file a concern:
 #   config.sh    die(), note, step; the base and its config (config/<base>/, config/vm.conf), the
 #                cache's paths; check_knobs
+#   own-tree.sh  TREE=: a kernel checkout of the user's own, read only (sourced by config.sh)
 #   procs.sh     processes and locks: wait_for, own_group, run_stoppable, the build and tree locks,
 #                lab_make
 #   registry.sh  the benchmark registry

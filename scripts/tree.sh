@@ -3,9 +3,13 @@
 # its one series (NNNN-*.patch), or each of its series (NN-name/NNNN-*.patch) in order, the end of
 # each but the last marked by a branch, lab-series/NN-name (scripts/lib/patches.sh).
 # The tree is reused while patches/ is unchanged, and rebuilt from the base commit when it changed
-# (or when the last git am failed). It never loses work silently: when the rebuild would drop
-# uncommitted changes or commits that are not in patches/, it refuses, names them, and says the
-# command that keeps them.
+# (or when the last git am failed): a stamp, the hash of patches/<base>/ and the HEAD it gave
+# ("applying" while git am runs), decides; a patch that does not apply is named with its file.
+# The base commit is "Linux 6.1.192 (Debian linux-source-6.1 6.1.192-3)", with fixed dates, tagged
+# lab-base. tree.sh and series.sh hold a lock on the tree, base.sh one on the base. It never loses
+# work silently: when the rebuild would drop uncommitted (or untracked) files or commits that are
+# not in patches/ (same patch-id and message), it refuses, names them, and says the command that
+# keeps them (git stash push --all, make series).
 #   FORCE=1  rebuild anyway (the uncommitted changes and extra commits are lost).
 # Your own tree: TREE=/path/to/linux (a kernel git checkout) with SERIES_REV=<revision> (default
 # HEAD) and BASE_REV=<revision> (default: the merge-base of SERIES_REV and its upstream) makes

@@ -1,18 +1,27 @@
 #!/bin/bash
 # Boot a lab kernel in QEMU (KVM where a guest really boots under it, else TCG), run one command in
-# it as root, stream its output, exit with its status.
+# it as root, stream its output, exit with its status; or (-I, make vm without CMD) open a shell
+# in the guest on this terminal, as selftests/bpf's vmtest.sh -s does.
 #   scripts/vm.sh [options] [--] command...     (the options: scripts/vm.sh -h, usage() below)
+#   scripts/vm.sh [options] -I [[--] command...]
 # The command's output goes to stdout (the guest's second serial port); the kernel's messages go to
 # stderr (the console, first serial port); a crash is looked for in the kernel's messages only.
 # The host's root is shared read-only over 9p, the way virtme-ng does it, so every host path works
 # in the guest; /tmp and /run are fresh tmpfs mounts there. Ctrl-C stops QEMU and removes the run
-# directory. ACCEL=tcg or ACCEL=kvm skips the KVM probe.
+# directory. ACCEL=tcg or ACCEL=kvm skips the KVM probe. The shell (-I) is the guest's third serial
+# port on QEMU's stdio: Ctrl-C there goes to the guest, `exit` or Ctrl-D ends the VM; whichever way
+# it ends (exit, a signal to vm.sh), no QEMU, no run directory and no raw terminal is left.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
 	cat <<USAGE
 usage: scripts/vm.sh [options] [--] command...
+       scripts/vm.sh [options] -I [[--] command...]
+  -I              a shell in the guest on this terminal (after the command, if one is given), as
+                  vmtest.sh -s; exit or Ctrl-D ends the VM, Ctrl-C goes to the guest. No silence
+                  limit, and no time limit unless -t or TIMEOUT sets one (stdin not a terminal:
+                  the default time limit)
   -k DIR|bzImage  kernel to boot (default: the tree's HEAD, built if needed)
   -c N            online CPUs (default $VM_CPUS)
   -p N            possible CPUs, QEMU's maxcpus (default: same as -c)
@@ -27,9 +36,10 @@ USAGE
 }
 
 kernel='' kernel_set=0 cpus=${CPUS:-} maxcpus=${MAXCPUS:-} mem=${MEM:-} timeout=${TIMEOUT:-}
-icount=${ICOUNT:-0} silence=${SILENCE:-} tcg_thread=${TCG_THREAD:-}
-while getopts :k:c:p:m:t:s:ih opt; do
+icount=${ICOUNT:-0} silence=${SILENCE:-} tcg_thread=${TCG_THREAD:-} shell=0
+while getopts :k:c:p:m:t:s:iIh opt; do
 	case $opt in
+	I) shell=1 ;;
 	k) kernel=$OPTARG kernel_set=1 ;;
 	c) cpus=$OPTARG ;;
 	p) maxcpus=$OPTARG ;;
@@ -46,11 +56,18 @@ shift $((OPTIND - 1))
 # -i ICOUNT=1): one check of both, lib.sh's. QEMU 7.2 hangs bringing up secondary CPUs under
 # -icount, so the deterministic clock runs on one online CPU (possible CPUs can still be many).
 CPUS=$cpus MAXCPUS=$maxcpus MEM=$mem TIMEOUT=$timeout SILENCE=$silence ICOUNT=$icount TCG_THREAD=$tcg_thread check_knobs
-(($# > 0)) || die "no command given (usage: vm.sh [options] -- command...)"
+(($# > 0 || shell)) || die "no command given (usage: vm.sh [options] -- command..., or -I for a shell)"
 ((kernel_set == 0)) || [[ -n $kernel ]] || die "-k: empty kernel path (did the kernel lookup or build fail?)"
 ((icount == 0)) || cpus=1
 cpus=${cpus:-$VM_CPUS}
 maxcpus=${maxcpus:-$cpus}
+# A shell waits for its user: no silence limit (its output goes to the terminal, not to the files
+# watched), and a time limit only when one is asked for or nobody types (stdin not a terminal).
+if ((shell)); then
+	silence=0
+	[[ -t 0 ]] || timeout=${timeout:-$VM_TIMEOUT}
+	timeout=${timeout:-0}
+fi
 mem=${mem:-$VM_MEM} timeout=${timeout:-$VM_TIMEOUT} silence=${silence:-$VM_SILENCE} tcg_thread=${tcg_thread:-$VM_TCG_THREAD}
 qemu=${LAB_QEMU:-qemu-system-x86_64}
 need "$qemu" perl
@@ -65,6 +82,8 @@ runs=${LAB_VM_RUNS:-$LAB_CACHE/vm}	# parent of the per-run directories
 mkdir -p "$runs"
 run_dir=$(mktemp -d "$runs/run.XXXXXX")
 pids=()
+term_state=''	# the terminal's settings before QEMU made it raw (-I on a terminal)
+((shell == 0)) || [[ ! -t 0 ]] || term_state=$(stty -g)
 # Stop whatever this run started (QEMU, the output streams), then remove the run directory.
 stop_all() {
 	local pid
@@ -83,6 +102,7 @@ clean_up() {
 	trap '' INT TERM HUP
 	stop_all
 	rm -rf "$run_dir" ${kvm_tmp:+"$kvm_tmp"}
+	[[ -z $term_state ]] || stty "$term_state" 2>/dev/null || true
 }
 trap clean_up EXIT
 # Background jobs of a script ignore SIGINT: QEMU never sees the terminal's Ctrl-C, this trap
@@ -90,11 +110,17 @@ trap clean_up EXIT
 trap 'note "interrupted: stopping the VM"; exit 130' INT
 trap 'exit 143' TERM HUP
 
-# start_qemu NAME QEMU_ARGS...: QEMU in the background, its own output to $run_dir/NAME.qemu.
+# start_qemu NAME QEMU_ARGS...: QEMU in the background, its own output to $run_dir/NAME.qemu;
+# the VM of -I (NAME vm) has this script's stdin and stdout, the shell's terminal, as its stdio.
+((shell == 0)) || exec {term_in}<&0 {term_out}>&1
 start_qemu() {
 	local name=$1
 	shift
-	"$qemu" "$@" </dev/null >"$run_dir/$name.qemu" 2>&1 &
+	if ((shell)) && [[ $name == vm ]]; then
+		"$qemu" "$@" <&"$term_in" >&"$term_out" 2>"$run_dir/$name.qemu" &
+	else
+		"$qemu" "$@" </dev/null >"$run_dir/$name.qemu" 2>&1 &
+	fi
 	qemu_pid=$!
 	pids+=("$qemu_pid")
 }
@@ -113,13 +139,17 @@ stop_qemu() {
 }
 
 # KVM is used only when the lab's kernel really boots under it: /dev/kvm can exist and accept a
-# stopped VM while a real guest never gets past the firmware, and (a nested host, 2026-12-03) a
+# stopped VM while QEMU aborts setting MSR 0x10a (one machine), a real guest never gets past the
+# firmware (another), and (a nested host, 2026-12-03) a
 # guest can print the decompressor's lines and then stop, or die in start_kernel with "KVM internal
 # error ... emulation failure". So the probe boots the kernel with no root to the panic at its end:
 # QEMU (-no-reboot, panic=-1) must exit by itself within the deadline, the console showing the
 # panic. A verdict holds until the machine reboots. "works" holds for the kernel image probed only:
 # on that host a 6.12 guest printed the decompressor's lines under KVM and a 7.3 guest nothing at
-# all, so one kernel says nothing of another; a failure with any kernel sends every VM to TCG.
+# all, so one kernel says nothing of another (CI, trusting the older probe's verdict of another
+# kernel, sent eleven 7.3 VMs to KVM, each waiting 300 s for its silence limit); a failure with any
+# kernel sends every VM to TCG. A verdict is $LAB_CACHE/vm/kvm-verdict.<boot_id>.<qemu, device,
+# probe version>.<kernel digest>.
 # kvm_probe_version names the probe in the verdict's key: no verdict of an older probe (the first
 # one was content with a first console line) is trusted.
 kvm_dev=${LAB_KVM_DEV:-/dev/kvm}
@@ -217,7 +247,29 @@ else
 	accel=(-accel "tcg,thread=$tcg_thread" -cpu max)
 fi
 
-printf '%s\n' "$*" >"$run_dir/cmd"
+if ((shell)); then
+	# The guest's shell: its third serial port (ttyS2, QEMU's stdio) as its controlling terminal,
+	# the size and TERM of this one, a prompt that says where it is; the command first, if any.
+	size=''
+	[[ ! -t 0 ]] || size=$(stty size 2>/dev/null) || size=''
+	shellrc=$run_dir/shellrc
+	# (the size in the shell: a serial port forgets it at its last close, not its other settings)
+	echo "${size:+stty rows ${size% *} cols ${size#* } 2>/dev/null}" >"$shellrc"
+	echo '[[ ! -r ~/.bashrc ]] || . ~/.bashrc' >>"$shellrc"
+	echo "PS1='(lab vm $BASE) \w # '" >>"$shellrc"
+	if (($#)); then
+		printf '%s\n' "$*" >"$run_dir/first"
+		echo "bash $(printf %q "$run_dir/first")" >>"$shellrc"
+	fi
+	{
+		echo "stty -F /dev/ttyS2 sane 2>/dev/null"
+		echo "export TERM=$(printf %q "${TERM:-dumb}")"
+		echo "exec setsid -c bash --rcfile $(printf %q "$shellrc") -i <>/dev/ttyS2 >&0 2>&0"
+	} >"$run_dir/cmd"
+	note "booting $kernel: a shell in the guest on this terminal; exit or Ctrl-D ends the VM"
+else
+	printf '%s\n' "$*" >"$run_dir/cmd"
+fi
 pwd >"$run_dir/cwd"
 echo "$HOME" >"$run_dir/home"
 echo "$BASE" >"$run_dir/base"	# the lab's scripts in the guest work on the same base
@@ -226,6 +278,8 @@ output=$run_dir/output.log	# ttyS1: the command's output and exit status
 : >"$console"
 : >"$output"
 
+# root=root, not root=/dev/root: 6.1 strips a /dev/ from root= before it mounts a filesystem
+# without a device, 6.12 does not, so root=/dev/root boots only 6.1.
 append="console=ttyS0 loglevel=5 panic=-1 trace_clock=global oops=panic root=root rootfstype=9p ro
 	rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=524288
 	init=$LAB_ROOT/scripts/vm-init.sh lab_run=$run_dir"
@@ -240,20 +294,26 @@ present)
 	;;
 *) die "VM_OFFLINE_CPUS=$VM_OFFLINE_CPUS in config/$BASE/possible-cpus.conf: expected absent or present" ;;
 esac
+shell_serial=()
+# shellcheck disable=SC2054 # commas separate QEMU's suboptions, not array elements
+((shell == 0)) || shell_serial=(-chardev stdio,id=shell,signal=off -serial chardev:shell)
 # shellcheck disable=SC2086,SC2116 # $(echo $append): its newlines and runs of spaces made one space each
 start_qemu vm -machine q35 "${accel[@]}" \
 	-smp "$smp" -m "$mem" -nodefaults -no-user-config -bios /usr/share/qemu/qboot.rom \
 	-no-reboot -display none -monitor none \
-	-serial "file:$console" -serial "file:$output" \
+	-serial "file:$console" -serial "file:$output" ${shell_serial[@]+"${shell_serial[@]}"} \
 	-kernel "$kernel" -append "$(echo $append)" \
 	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap \
 	-device virtio-9p-pci,fsdev=root,mount_tag=root
 vm_pid=$qemu_pid
 # Stream both ports while QEMU runs: kernel messages to stderr, the command's output to stdout.
 # tail ends by itself once QEMU has exited and the files are read to their end.
+# A shell's terminal gets no kernel messages (dmesg in the guest has them).
 streams=()
-tail -n +1 -F --pid="$vm_pid" "$console" 2>/dev/null | sed -u 's/\r$//' >&2 &
-streams+=($!)
+if ((shell == 0)); then
+	tail -n +1 -F --pid="$vm_pid" "$console" 2>/dev/null | sed -u 's/\r$//' >&2 &
+	streams+=($!)
+fi
 tail -n +1 -F --pid="$vm_pid" "$output" 2>/dev/null | sed -u 's/\r$//' |
 	grep --line-buffered -v '^lab-vm-exit-status: ' &
 streams+=($!)
@@ -270,11 +330,11 @@ while kill -0 "$vm_pid" 2>/dev/null; do
 	size=$(size_of "$console" "$output")
 	if ((size != last_size)); then
 		last_size=$size last_change=$SECONDS
-	elif ((SECONDS - last_change >= silence)); then
+	elif ((silence && SECONDS - last_change >= silence)); then
 		why="VM hangs: no output from the guest for ${silence}s"
 		break
 	fi
-	if ((SECONDS - start >= timeout)); then
+	if ((timeout && SECONDS - start >= timeout)); then
 		why="VM timed out after ${timeout}s"
 		break
 	fi

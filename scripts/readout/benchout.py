@@ -22,8 +22,8 @@ The runners of scripts/guest/ print each run of bench as it came, between two ma
 host reads it here, once (run, below):
 
   lab-raw: bench NAME FAMILY                  a benchmark of the registry (scripts/guest/suite.sh)
-  lab-raw: scaling BENCH A|B pN               make scaling's runs (scripts/guest/scaling.sh)
-  lab-raw: htab-mem IMPL USE_CASE FLAVOUR     htab-mem against upstream's (scripts/guest/htab-mem.sh)
+  lab-raw: scaling BENCH A|B pN               make scaling's runs (scripts/guest/scaling-rounds.sh)
+  lab-raw: htab-mem IMPL USE_CASE FLAVOUR     htab-mem against upstream's (scripts/guest/htab-mem-rounds.sh)
   ...bench's output...
   lab-raw-end: rc=N                           bench's exit status
 
@@ -443,7 +443,7 @@ def parse_lab(text, missing=False):
 
 
 def parse_scaling(text):
-    """The "scaling: ..." lines of TEXT (scripts/guest/scaling.sh), in order: {name, bench (A or
+    """The "scaling: ..." lines of TEXT (scripts/guest/scaling-rounds.sh), in order: {name, bench (A or
     B), producers, mean, stddev} or, for a failed run, {name, bench, producers, fail: WHY}."""
     out = []
     for piece in pieces(text):

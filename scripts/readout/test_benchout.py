@@ -1,5 +1,5 @@
 """Unit tests of benchout.py, the lab's reader of bench output: recorded runs of
-scripts/testdata/benchout/ (cut from the lab's results: testdata/benchout/README) and lines built from the printf
+scripts/readout/testdata/benchout/ (cut from the lab's results: testdata/benchout/README) and lines built from the printf
 formats of bench.c and benchs/*.c of 6.1, 6.12 and 7.3."""
 import contextlib
 import io
