@@ -314,20 +314,15 @@ patched_commit() {
 	git -C "$TREE" rev-parse "$tag^{commit}"
 }
 
-# commit_key DIR COMMIT and patch_key PATCH: the same line for a commit and the patch it came from
-# (or that format-patch makes of it): git patch-id of the change, and a hash of the message.
-commit_key() {
-	local pid
-	pid=$(git -C "$1" show "$2" | git -C "$1" patch-id --stable | cut -c1-40)
-	echo "${pid:-empty} $(git -C "$1" log -1 --format=%B "$2" | git stripspace | sha1sum | cut -c1-40)"
+# patch_keys PATCH... and commit_keys DIR COMMIT...: the key of each patch, and of each commit of
+# the git tree DIR, one a line in order; a commit and the patch it came from (or that format-patch
+# makes of it) have the same key: git patch-id of the change, and a hash of the message. Keys live
+# in scripts/readout/patch_keys.py (readout.py keys); call these as x=$(...), which set -e checks.
+patch_keys() {
+	(($# == 0)) || "$LAB_ROOT/scripts/readout.py" keys -C "$TREE" "$@"
 }
-patch_key() {
-	local tmp pid subject
-	tmp=$(mktemp -d)
-	pid=$(git -C "$TREE" patch-id --stable <"$1" | cut -c1-40)
-	subject=$(git mailinfo "$tmp/msg" "$tmp/patch" <"$1" | sed -n 's/^Subject: //p')
-	echo "${pid:-empty} $( (echo "$subject"; echo; cat "$tmp/msg") | git stripspace | sha1sum | cut -c1-40)"
-	rm -rf "$tmp"
+commit_keys() {
+	(($# < 2)) || "$LAB_ROOT/scripts/readout.py" keys -C "$1" --commits "${@:2}"
 }
 
 # remove_scratch DIR: DIR and every worktree made under it, in the tree of every base (also those
