@@ -343,7 +343,7 @@ remove_scratch() {
 # git format-patch --cover-letter, alone or at the head of a --stdout mbox), put the subject and
 # text of TEXT (first line: subject) and the Cc lines of CC_FILE in place of git's placeholders,
 # and date it as the latest of its patches (FILE's other messages, or the PATCH files)
-# (scripts/cover_letter.py).
+# (scripts/readout.py cover-letter).
 fill_cover_letter() {
-	python3 "$LAB_ROOT/scripts/cover_letter.py" "$@"
+	python3 "$LAB_ROOT/scripts/readout.py" cover-letter "$@"
 }

@@ -9,7 +9,7 @@ import shutil
 import tempfile
 import unittest
 
-from readout import patch_keys, records
+from readout import cli, patch_keys, records
 from readout.testkit import git, write
 
 WHEN = datetime.datetime(2026, 12, 5, 10, 20, 30, tzinfo=datetime.timezone.utc)
@@ -210,12 +210,12 @@ class CheckTest(Fixture):
         os.environ["LAB_RECORDS"] = os.path.join(self.lab, "records")
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                rc_write = records.main(["write", "--kind", "evidence", "--name", "vm-boot", "--clock", "none",
+                rc_write = cli.main(["records", "write", "--kind", "evidence", "--name", "vm-boot", "--clock", "none",
                                          "--status", "3", "--what", "a row", "--command", "BASE=7.3 x", "--base", "7.3",
                                          "output.log=" + os.path.join(self.out, "trials.csv")])
-                rc_show = records.main(["show", "7.3/compare/20261205-102030-speed"])
-                rc_latest = records.main(["latest", "--base", "7.3", "--kind", "compare"])
-                rc_none = records.main(["latest", "--base", "6.1", "--kind", "compare"])
+                rc_show = cli.main(["records", "show", "7.3/compare/20261205-102030-speed"])
+                rc_latest = cli.main(["records", "latest", "--base", "7.3", "--kind", "compare"])
+                rc_none = cli.main(["records", "latest", "--base", "6.1", "--kind", "compare"])
         finally:
             os.environ.clear()
             os.environ.update(env)
@@ -225,7 +225,7 @@ class CheckTest(Fixture):
                          [("BASE=7.3 x", 3, ["output.log"])])
         self.assertIn("7.3/compare/20261205-102030-speed: icount full map\n  command:    make compare\n", out.getvalue())
         self.assertIn("/records/7.3/compare/20261205-102030-speed\n", out.getvalue())
-        self.assertIn("records.py: error: no compare record of 6.1 in ", err.getvalue())
+        self.assertIn("readout.py records: error: no compare record of 6.1 in ", err.getvalue())
 
 
 class KtapTest(unittest.TestCase):
