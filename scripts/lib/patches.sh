@@ -21,7 +21,7 @@ series_format_opts() {
 		[[ ${key//[[:space:]]/} == "$name" ]] || continue
 		v=${entry#*:}
 		v=${v//[[:space:]]/}
-		[[ $v =~ ^[1-9][0-9]*$ && $v -ge 2 ]] ||
+		{ positive "$v" && ((v >= 2)); } ||
 			die "SERIES_VERSIONS (config/$BASE/series.conf): '$entry' is not 'SERIES: N' with N >= 2"
 	done
 	printf '%s\n' "--subject-prefix=$SUBJECT_PREFIX${v:+ v$v}" "${SERIES_FORMAT_OPTS[@]:1}"
