@@ -14,7 +14,7 @@ S := scripts
 #   SILENCE=300 ICOUNT=1 (deterministic clock) ACCEL=kvm|tcg (default: probe KVM); the defaults of
 #   CPUS, MEM, TIMEOUT and SILENCE are those of config/vm.conf
 #   RECORD=1: make bench, host-bench, compare, scaling, regress, nmi and check-debug also write what
-#   they measured as a record, records/<base>/<kind>/<id>/ (scripts/records.py), for make matrix and
+#   they measured as a record, records/<base>/<kind>/<id>/ (scripts/readout.py records), for make matrix and
 #   the findings (the one switch: scripts/lib/pipeline.sh's lab_record)
 #   DRY_RUN=1, or make -n: those targets print the commands of each stage of the pipeline
 #   (scripts/lib/pipeline.sh) and build, boot and run nothing; the target they depend on (deps) is
@@ -146,7 +146,7 @@ mbox: tree
 
 # SUITES: some of test_progs test_progs-no_alu32 test_maps test_verifier; TESTS: test_progs tests
 # (comma-separated globs); PLANT: a patch applied on the series (lab/plants/NAME.patch);
-# RECORD=1: write the results as a record, records/<base>/regress/ (scripts/records.py). The
+# RECORD=1: write the results as a record, records/<base>/regress/ (scripts/readout.py records). The
 # measuring targets' recipes start with + so that make -n runs them, as dry runs (DRY_RUN=1).
 regress: deps
 	+@$(S)/regress.sh $(if $(TESTS),-a "$(TESTS)") $(if $(PLANT),-p "$(PLANT)") $(SUITES)
@@ -157,14 +157,14 @@ nmi: deps
 	+@$(S)/nmi-stackmap.sh $(if $(filter 1,$(DEBUG)),-c debug)
 
 # EVIDENCE.md, the evidence table (generated whole), from config/matrix and the records
-# (records/, scripts/records.py); CHECK=1: only check it, one line per cell that differs.
+# (records/, scripts/readout.py records); CHECK=1: only check it, one line per cell that differs.
 matrix:
-	@$(S)/matrix.py $(if $(filter 1,$(CHECK)),--check)
+	@$(S)/readout.py matrix $(if $(filter 1,$(CHECK)),--check)
 
 # The tables between the markers of Documentation/findings/*.md and Documentation/regress.md, from
-# the records (scripts/findings.py); CHECK=1: only check them, one line per table that differs.
+# the records (scripts/readout.py findings); CHECK=1: only check them, one line per table that differs.
 findings:
-	@$(S)/findings.py $(if $(filter 1,$(CHECK)),--check)
+	@$(S)/readout.py findings $(if $(filter 1,$(CHECK)),--check)
 
 # The litmus tests of tools/testing/pcpu_freelist/litmus/ with herd7 (fetched into the cache) against
 # tools/memory-model of the base's source (make base).

@@ -150,14 +150,8 @@ if [[ $(cat "$btf_stamp" 2>/dev/null) != "$btf" ]]; then
 	rm -f "$obj/tools/include/vmlinux.h"
 	echo "$btf" >"$btf_stamp"
 fi
-build() {
-	lab_make -C "$selftests" -j"$JOBS" "${make_args[@]}" VMLINUX_BTF="$btf" \
-		"${targets[@]}" >"$log" 2>&1
-}
-if ! step "building ${targets[*]} at $(git -C "$TREE" log -1 --format='%h %s' "$commit") (log: $log)" build; then
-	grep -E 'error|Error' "$log" | head -n 20 >&2
-	die "selftests build failed, see $log"
-fi
+build_logged "selftests build" "building ${targets[*]} at $(git -C "$TREE" log -1 --format='%h %s' "$commit")" "$log" \
+	lab_make -C "$selftests" -j"$JOBS" "${make_args[@]}" VMLINUX_BTF="$btf" "${targets[@]}"
 rm -rf "$out.tmp"
 mkdir -p "$(dirname "$out")"
 if [[ ${targets[*]} == bench ]]; then

@@ -1,13 +1,13 @@
 #!/bin/bash
 # The main job: materialize the tree, build the kernel and bench of REV (default: the tree's HEAD),
 # boot the kernel in the VM and run the benchmark suite there (scripts/measure.sh, runner
-# scripts/guest/suite.sh), then print its summary table (scripts/benchout.py report).
+# scripts/guest/suite.sh), then print its summary table (scripts/readout.py benchout report).
 #   scripts/bench.sh [-H]     -H: run the host-safe benchmarks on the host kernel instead
 # BENCHS='names or families' narrows the suite (config/benchmarks); CPUS, MAXCPUS, MEM, ICOUNT
 # are passed to the VM. The run lands in $LAB_CACHE/<base>/results/bench/<date>/ (host-bench/ for
 # -H; scripts/lib/results.sh): bench.log (the suite's output and the table), runs.jsonl and
 # table.txt; the last line names it. RECORD=1 also writes the run as a record,
-# records/<base>/bench/ (scripts/records.py: the suite's output, bench's runs between lab-raw:
+# records/<base>/bench/ (scripts/readout.py records: the suite's output, bench's runs between lab-raw:
 # markers, and the summary table). DRY_RUN=1 (make -n bench) prints the commands, builds and boots
 # nothing.
 set -euo pipefail
@@ -30,17 +30,17 @@ else
 fi
 # shellcheck disable=SC2086 # BENCHS is a list of words
 "${measure[@]}" suite -w "$where" -W "$warmup" -d "$duration" ${BENCHS:-} && status=0 || status=$?
-# One reading of the run's line (scripts/benchout.py report): the summary table into table.txt,
+# One reading of the run's line (scripts/readout.py benchout report): the summary table into table.txt,
 # and the bench's commit (12 digits) and the clock for the record. The table is shown and ends the
 # record's bench.log, as the suite's output did when the guest printed it.
 if dry_run; then
-	echo "+ report=\$($(shown python3 "$LAB_ROOT/scripts/benchout.py" report "$runs" "$out/table.txt"))"
+	echo "+ report=\$($(shown python3 "$LAB_ROOT/scripts/readout.py" benchout report "$runs" "$out/table.txt"))"
 	echo "+ tee -a $(shown "$log") < $(shown "$out/table.txt")"
 	# shellcheck disable=SC2016 # a dry run's stand-ins
 	rev='$kernel_commit' clock='$clock'
 else
 	[[ -s $runs ]] || { results_done "$out"; exit "$status"; }
-	report=$(python3 "$LAB_ROOT/scripts/benchout.py" report "$runs" "$out/table.txt")
+	report=$(python3 "$LAB_ROOT/scripts/readout.py" benchout report "$runs" "$out/table.txt")
 	tee -a "$log" <"$out/table.txt"
 	((status == 0)) || { results_done "$out"; exit "$status"; }
 	{ read -r rev; read -r clock; } <<<"$report"

@@ -7,7 +7,7 @@
 # Slow (a second kernel build and test_progs), so it is not part of `make check`. Its console log
 # lands in $LAB_CACHE/<base>/results/check-debug/<date>/ (scripts/lib/results.sh, with a `latest`
 # link); the last line names it. RECORD=1 also writes the run as a record,
-# records/<base>/check-debug/ (scripts/records.py: its log). DRY_RUN=1 (make -n check-debug)
+# records/<base>/check-debug/ (scripts/readout.py records: its log). DRY_RUN=1 (make -n check-debug)
 # prints the commands, builds and boots nothing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -26,7 +26,7 @@ rc=0
 dry_run || note "check-debug: exit status $rc, $((SECONDS - start))s (log: $log, the kernel's messages: $log.err)"
 [[ -s $out/runs.jsonl ]] || dry_run || die "check-debug failed before its run (exit status $rc)"
 commit=$rev
-dry_run || commit=$(python3 "$LAB_ROOT/scripts/benchout.py" field kernel "$out/runs.jsonl")
+dry_run || commit=$(python3 "$LAB_ROOT/scripts/readout.py" benchout field kernel "$out/runs.jsonl")
 lab_record --kind check-debug --name check-debug --clock none --status "$rc" \
 	--what "make check-debug on $BASE: the KCSAN and lockdep kernel of ${commit#*=} runs scripts/guest/debug-run.sh" \
 	--command "make check-debug BASE=$BASE REV=$rev" --variant "kernel=${commit#*=}" "console.log=$log" "kernel.log=$log.err"

@@ -169,13 +169,8 @@ if [[ $(cat "$obj/.lab-config-hash" 2>/dev/null) != "$config_hash" ]]; then
 fi
 log=$obj/build.log
 # modules: Module.symvers and module.lds, which out-of-tree modules (bpf_testmod.ko) link against.
-build() {
-	kmake bzImage modules >"$log" 2>&1
-}
-if ! step "building $config kernel at $(git -C "$TREE" log -1 --format='%h %s' "$commit") (log: $log)" build; then
-	grep -E 'error|Error' "$log" | head -n 20 >&2
-	die "kernel build failed, see $log"
-fi
+build_logged "kernel build" "building $config kernel at $(git -C "$TREE" log -1 --format='%h %s' "$commit")" "$log" \
+	kmake bzImage modules
 mkdir -p "$out.tmp"
 cp "$obj/arch/x86/boot/bzImage" "$obj/vmlinux" "$obj/.config" "$out.tmp/"
 # What pahole and resolve_btfids said while they made vmlinux's BTF, kept with the kernel as

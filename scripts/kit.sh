@@ -94,8 +94,8 @@ cp -r "$bench/." "$dir/bench/"
 	awk '$2 == "=>" && $3 ~ /^\// && $3 !~ /\/(libc|libm|libpthread|librt|libdl|libresolv|ld-linux[^\/]*)\.so/ { print $3 }' |
 	while read -r lib; do cp -L "$lib" "$dir/lib/"; done
 cp "$LAB_ROOT/scripts/guest/run-kit.sh" "$dir/run-kit.sh"
-# the fields of its records that the lab gives (patches, lab commit), as records.py writes them
-"$LAB_ROOT/scripts/records.py" fields --kind bench --base "$BASE" >"$dir/record.json"
+# the fields of its records that the lab gives (patches, lab commit), as readout.py records writes them
+"$LAB_ROOT/scripts/readout.py" records fields --kind bench --base "$BASE" >"$dir/record.json"
 grep -q '"lab_dirty": false' "$dir/record.json" ||
 	note "warning: the lab has uncommitted changes: the kit's records will say so (lab_dirty)"
 cat >"$dir/README" <<README

@@ -6,11 +6,12 @@
 #   procs.sh     processes and locks: wait_for, own_group, run_stoppable, the build and tree locks,
 #                lab_make
 #   registry.sh  the benchmark registry
-#   patches.sh   the tree's commits, the series' patches and their keys, patched commits, scratch
-#                worktrees, the cover letter
+#   patches.sh   the tree's commits, the series' patches and their keys (readout/patch_keys.py),
+#                patched commits, scratch worktrees, the cover letter
 #   guest.sh     the VM's command line, the clock of its runs, the config options its kernel
 #                dropped
-#   splats.sh    the splat judgement: what a splat is, which are the base's known ones
+#   splats.sh    the splat judgement's callers (readout/splats.py: what a splat is, which are the
+#                base's known ones)
 #   pipeline.sh  the pipeline's stages (tree, kernel, bench, boot, judge, runs line, record) and
 #                DRY_RUN; scripts/measure.sh runs them
 #   regress-runs.sh  make regress's runs (sourced by scripts/regress.sh alone)

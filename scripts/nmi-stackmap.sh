@@ -6,7 +6,7 @@
 # a kernel shows a splat that config/<base>/known-splats does not name, is tainted or turns lockdep
 # off during the run, or no pop in NMI got -ENOMEM (no node). Each kernel runs through
 # scripts/measure.sh (-C CONFIG -S nmi_stackmap -J splats, runner scripts/guest/nmi.sh); the
-# table of each kernel's counts is scripts/nmi_results.py's. The VM logs, the runs file and the
+# table of each kernel's counts is scripts/readout.py nmi-results's. The VM logs, the runs file and the
 # table land in $LAB_CACHE/<base>/results/nmi-stackmap-<config>/<date>/ (scripts/lib/results.sh,
 # with a `latest` link); the last line names it. RECORD=1 also writes them as a record.
 #   scripts/nmi-stackmap.sh [-c regress|debug] [-d SECONDS] [-R] [REV...]
@@ -23,7 +23,7 @@ usage: scripts/nmi-stackmap.sh [-c regress|debug] [-d SECONDS] [-R] [REV...]
                KCSAN and lockdep)
     -d SECONDS how long each kernel runs the NMIs, 1 to 3600 (default 10)
     -R         the same as RECORD=1 (kept for the commands of older records): both kernels' logs
-               and their counts as a record, records/<base>/nmi/ (scripts/records.py)
+               and their counts as a record, records/<base>/nmi/ (scripts/readout.py records)
     REV...     the commits to run (default: lab-base and HEAD, the base and the series)
 DRY_RUN=1 prints the commands, builds and boots nothing.
 USAGE
@@ -77,16 +77,16 @@ for named in "${revs[@]}"; do
 	[[ -s $runs ]] || die "nmi-stackmap: $name failed before its run (exit status $rc)"
 	# the run's line: its kernel (VARIANT=COMMIT) and its splats, all and unknown
 	fields=$(for f in kernel splats unknown_splats; do
-		python3 "$LAB_ROOT/scripts/benchout.py" field "$f" "$runs"; done | xargs)
+		python3 "$LAB_ROOT/scripts/readout.py" benchout field "$f" "$runs"; done | xargs)
 	read -r kernel splats unknown <<<"$fields"
 	note "$name: exit status $rc, $splats splat(s), $unknown unknown"
 	counted+=("$log=$splats,$unknown") variants+=(--variant "$name=${kernel#*=}")
 	files+=("$name.log=$log" "$name.log.err=$log.err")
 done
 if dry_run; then
-	echo "+ $(shown scripts/nmi_results.py "$out/NAME.log=SPLATS,UNKNOWN" ...) > $(shown "$out/table.md")"
+	echo "+ $(shown scripts/readout.py nmi-results "$out/NAME.log=SPLATS,UNKNOWN" ...) > $(shown "$out/table.md")"
 else
-	"$LAB_ROOT/scripts/nmi_results.py" "${counted[@]}" | tee "$out/table.md" || status=1
+	"$LAB_ROOT/scripts/readout.py" nmi-results "${counted[@]}" | tee "$out/table.md" || status=1
 fi
 if dry_run || [[ -s $out/table.md ]]; then
 	lab_record --kind nmi --name "nmi-stackmap-$config" --clock wall-tcg --status "$status" \

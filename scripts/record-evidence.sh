@@ -1,7 +1,7 @@
 #!/bin/bash
 # Record one row of the evidence table (EVIDENCE.md) (make matrix) for BASE: run the lab command that
 # config/matrix gives the row (its `evidence` source) and write its output and exit status as a
-# record, records/<base>/evidence/<date>-<row>/ (scripts/records.py: output.log, and meta.json with
+# record, records/<base>/evidence/<date>-<row>/ (scripts/readout.py records: output.log, and meta.json with
 # the command, the date, the lab commit and the series measured):
 #   scripts/record-evidence.sh ROW      (BASE=<base>, default config/default-base)
 # The tree is made first (scripts/tree.sh); the series must be committed, since the record names
@@ -22,8 +22,8 @@ shift $((OPTIND - 1))
 (($# == 1)) || die "expected one ROW ($usage)"
 row=$1
 
-# The row's command, from config/matrix (matrix.py names a row or base it does not know).
-cmd=$("$LAB_ROOT/scripts/matrix.py" --recorder "$row" "$BASE") || exit 1
+# The row's command, from config/matrix (readout.py matrix names a row or base it does not know).
+cmd=$("$LAB_ROOT/scripts/readout.py" matrix --recorder "$row" "$BASE") || exit 1
 changed=$(git -C "$LAB_ROOT" status --porcelain -- "patches/$BASE")
 [[ -z $changed ]] ||
 	die "patches/$BASE has uncommitted changes: commit them first (the record names HEAD as the commit measured)"

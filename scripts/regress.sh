@@ -31,7 +31,7 @@ usage: scripts/regress.sh [-b REV | -B DIR] [-r REV] [-p PATCH] [-a TESTS] [-o D
     -a TESTS  test_progs tests to run (comma-separated globs; default all of them)
     -o DIR    results go to DIR/base and DIR/series, run afresh (default: the cache, reused)
     -R        the same as RECORD=1 (kept for the commands of older records): the results and a
-              summary as a record, records/<base>/regress/ (scripts/records.py)
+              summary as a record, records/<base>/regress/ (scripts/readout.py records)
     VMS=1|2   one VM at a time, or the base's and the series' side by side (default: REGRESS_JOBS
               of config/<base>/tcg.conf, else 1)
     suite     test_progs test_progs-no_alu32 test_maps test_verifier (default: all four)
@@ -112,7 +112,7 @@ dry_run_kernel() {
 		out=\$results_$side/$suite
 		if [[ $suite == test_progs* ]]; then
 			echo "+ (cd \"\$st\" && ./$suite -l${allow:+ -a $(shown "$allow")}) > $out.all"
-			echo "+ $(shown python3 "$LAB_ROOT/scripts/regress_results.py" plan "$out.all" "$out.deny-entries" "$allow" "$out.todo" "$out.denied")"
+			echo "+ $(shown python3 "$LAB_ROOT/scripts/readout.py" regress-results plan "$out.all" "$out.deny-entries" "$allow" "$out.todo" "$out.denied")"
 		fi
 		vm_command "$out.todo"
 		tcg=${TCG_THREAD:-$REGRESS_TCG_THREAD}
@@ -134,7 +134,7 @@ run_suite() {
 		# The tests to run, in test_progs' order; whole tests on the denylist are not started.
 		(cd "$st" && "./$suite" -l ${allow:+-a "$allow"}) >"$out.all" ||
 			die "$st/$suite -l failed"
-		python3 "$LAB_ROOT/scripts/regress_results.py" plan "$out.all" "$out.deny-entries" "$allow" \
+		python3 "$LAB_ROOT/scripts/readout.py" regress-results plan "$out.all" "$out.deny-entries" "$allow" \
 			"$todo" "$out.denied"
 	else
 		echo "$suite" >"$todo"
@@ -147,7 +147,7 @@ run_suite() {
 	[[ ! -s $out.out || -f $out.console ]] ||
 		die "$suite: $out.out holds runs without their console ($out.console), so their splats are unknown: remove $out.* to run $suite again"
 	if [[ -s $out.out ]]; then
-		python3 "$LAB_ROOT/scripts/regress_results.py" marks finished "$out.out" >"$out.finished"
+		python3 "$LAB_ROOT/scripts/readout.py" regress-results marks finished "$out.out" >"$out.finished"
 		awk 'NR == FNR { done[$1]; next } !($1 in done)' "$out.finished" "$todo" >"$todo.tmp"
 		mv "$todo.tmp" "$todo"
 		note "$suite: $(wc -l <"$out.finished") tests finished in an earlier run, $(wc -l <"$todo") to run ($out.out)"
@@ -160,8 +160,8 @@ run_suite() {
 	run_todo "$todo"
 	# A test_progs test that failed runs once more, in a new VM, after the others: one that passes
 	# then is flaky (its record says so), not failed. Done once per suite run.
-	if [[ $suite == test_progs* ]] && ! python3 "$LAB_ROOT/scripts/regress_results.py" marks retried "$out.out"; then
-		python3 "$LAB_ROOT/scripts/regress_results.py" marks failed "$out.out" >"$out.failed"
+	if [[ $suite == test_progs* ]] && ! python3 "$LAB_ROOT/scripts/readout.py" regress-results marks retried "$out.out"; then
+		python3 "$LAB_ROOT/scripts/readout.py" regress-results marks failed "$out.out" >"$out.failed"
 		awk 'NR == FNR { f[$1]; next } ($1 in f)' "$out.failed" "$out.plan" >"$todo"
 		if [[ -s $todo ]]; then
 			note "$suite: $(wc -l <"$todo") failed tests run again: $(cut -d' ' -f1 "$todo" | xargs)"
@@ -170,7 +170,7 @@ run_suite() {
 		echo 'lab-regress: retried' >>"$out.out"
 	fi
 	cat "$out.denied" "$out.deny-entries" >"$out.deny-all"
-	python3 "$LAB_ROOT/scripts/regress_results.py" parse "$suite" "$out.out" "$out.deny-all" \
+	python3 "$LAB_ROOT/scripts/readout.py" regress-results parse "$suite" "$out.out" "$out.deny-all" \
 		"$(cat "$out.wall" 2>/dev/null || echo 0)" "$out.console" >"$out.json.tmp"
 	mv "$out.json.tmp" "$out.json"
 }
@@ -238,9 +238,9 @@ if dry_run; then
 	dry_run_kernel series "$series_rev"
 	base_dir=${recorded:-\$results_base}
 	# shellcheck disable=SC2016 # the dry run's stand-ins
-	echo "+ $(shown python3 "$LAB_ROOT/scripts/regress_results.py" summary "base=$base_dir" 'series=$results_series')"
+	echo "+ $(shown python3 "$LAB_ROOT/scripts/readout.py" regress-results summary "base=$base_dir" 'series=$results_series')"
 	# shellcheck disable=SC2016 # the dry run's stand-ins
-	echo "+ $(shown python3 "$LAB_ROOT/scripts/regress_results.py" diff "$base_dir" '$results_series' "$allow")"
+	echo "+ $(shown python3 "$LAB_ROOT/scripts/readout.py" regress-results diff "$base_dir" '$results_series' "$allow")"
 	lab_record --kind regress --name "regress${plant:+-$(basename "$plant" .patch)}" --what "make regress on $BASE" \
 		--command "BASE=$BASE scripts/regress.sh ${args[*]}" DOC/base DOC/series DOC/summary.txt
 	note "dry run: nothing was built, booted or run"
@@ -306,15 +306,15 @@ if [[ -z $results ]]; then
 	ln -sfn "$base_dir" "$BASE_CACHE/regress/base"
 	ln -sfn "$series_dir" "$BASE_CACHE/regress/series"
 fi
-summary=$(python3 "$LAB_ROOT/scripts/regress_results.py" summary base="$base_dir" series="$series_dir")
+summary=$(python3 "$LAB_ROOT/scripts/readout.py" regress-results summary base="$base_dir" series="$series_dir")
 rc=0
-diff=$(python3 "$LAB_ROOT/scripts/regress_results.py" diff "$base_dir" "$series_dir" "$allow") || rc=$?
+diff=$(python3 "$LAB_ROOT/scripts/readout.py" regress-results diff "$base_dir" "$series_dir" "$allow") || rc=$?
 echo "$summary"
 echo "$diff"
 if [[ ${RECORD:-0} == 1 ]]; then
 	doc=$(mktemp -d)
 	trap 'rm -rf "$doc" "${sides:-}"' EXIT
-	python3 "$LAB_ROOT/scripts/regress_results.py" record "$doc" base="$base_dir" series="$series_dir"
+	python3 "$LAB_ROOT/scripts/readout.py" regress-results record "$doc" base="$base_dir" series="$series_dir"
 	{
 		echo "make regress on $BASE: the BPF selftests on the base and on the series"
 		echo "LIMIT=$limit, MAXCPUS=${MAXCPUS:-$REGRESS_MAXCPUS}: $((SECONDS - start)) s, runs kept in the cache reused; a suite's wall time is that of all its runs, VM boots included."

@@ -29,11 +29,16 @@ if [[ $outdir == "$PATCHES" && $tree == "$TREE" && ${FORCE:-0} != 1 ]]; then
 	stamp_hash='' stamp_head=''
 	[[ ! -f $tree/.git/lab-stamp ]] || read -r stamp_hash stamp_head <"$tree/.git/lab-stamp"
 	if [[ $stamp_hash != "$(series_hash)" || $stamp_head == applying ]]; then
-		kept=$(for c in $(git -C "$tree" rev-list "$BASE_TAG..HEAD"); do commit_key "$tree" "$c"; done)
-		missing=()
-		while read -r p; do
-			grep -qxF "$(patch_key "$p")" <<<"$kept" || missing+=("${p#"$PATCHES"/}")
-		done < <(series_patches)
+		commits=$(git -C "$tree" rev-list "$BASE_TAG..HEAD")
+		# shellcheck disable=SC2086 # one word per commit
+		kept=$(commit_keys "$tree" $commits)
+		mapfile -t patches < <(series_patches)
+		keys=$(patch_keys "${patches[@]}")
+		mapfile -t keys <<<"$keys"
+		missing=() i=0
+		for p in "${patches[@]}"; do
+			grep -qxF "${keys[i++]}" <<<"$kept" || missing+=("${p#"$PATCHES"/}")
+		done
 		((${#missing[@]} == 0)) ||
 			die "make series would delete patches that are not in the tree: ${missing[*]} ($([[ $stamp_head == applying ]] && echo 'their git am failed' || echo "$PATCHES_SHOWN/ changed since make tree")); fix them and run make tree, or FORCE=1 make series to drop them"
 	fi

@@ -67,7 +67,7 @@ make_base_commit() {
 
 # What a rebuild would lose, as the lines of a refusal; nothing when nothing would be lost.
 would_lose() {
-	local changes kept extra c since commits
+	local changes kept extra c since commits keys i=0
 	if [[ -d $TREE/.git/rebase-apply ]]; then
 		echo "a git am or rebase is in progress; finish it (git -C $TREE am --continue) or drop it (git -C $TREE am --abort)"
 		return
@@ -83,10 +83,13 @@ would_lose() {
 	# patches/ does not have either.
 	since=("$BASE_TAG..HEAD")
 	git -C "$TREE" rev-parse -q --verify "$old_head^{commit}" >/dev/null && since+=("^$old_head")
-	kept=$(for p in "${patches[@]}"; do patch_key "$p"; done)
+	kept=$(patch_keys "${patches[@]}")
 	commits=$(git -C "$TREE" rev-list --reverse "${since[@]}")	# (a for list's $(...) is never checked)
+	# shellcheck disable=SC2086 # one word per commit
+	keys=$(commit_keys "$TREE" $commits)
+	mapfile -t keys <<<"$keys"
 	for c in $commits; do
-		grep -qxF "$(commit_key "$TREE" "$c")" <<<"$kept" ||
+		grep -qxF "${keys[i++]}" <<<"$kept" ||
 			extra+="    $(git -C "$TREE" log -1 --format='%h %s' "$c")"$'\n'
 	done
 	if [[ -n ${extra:-} ]]; then

@@ -5,7 +5,7 @@
 # printed: a test must fail with its plant. The log lands in the results of the cache,
 # $LAB_CACHE/<base>/results/plants/<date>/plant.log (scripts/lib/results.sh; the last line names
 # it), or in the file -o names; RECORD=1 also writes it as a record, records/all/plant/
-# (scripts/records.py). (Until 2026-12-06 it was recorded unless -o named a file.)
+# (scripts/readout.py records). (Until 2026-12-06 it was recorded unless -o named a file.)
 #   tests/plants.sh [-n] [-t TIER,...] [-a GLOB,...] [-o LOG]
 #     -n        apply each plant only, the tests not run: does every plant still change the lab?
 #               (unit test plants_still_apply, every tier)

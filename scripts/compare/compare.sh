@@ -12,7 +12,7 @@
 #       kernels that it does not change
 #   -o  name of the results directory, $LAB_CACHE/<base>/results/compare/NAME/ (default: a time
 #       stamp; scripts/lib/results.sh, with a `latest` link; the last line names it); RECORD=1 also
-#       writes them as a record, records/<base>/compare/<date>-NAME/ (scripts/records.py; NAME
+#       writes them as a record, records/<base>/compare/<date>-NAME/ (scripts/readout.py records; NAME
 #       default: compare)
 # DRY_RUN=1 (make -n compare) prints every trial's commands, builds and boots nothing.
 # The same bench binary (the tree's HEAD, or -b's) runs on every kernel, so only the kernel differs.
@@ -91,16 +91,16 @@ for clock in $clocks; do
 		done
 	done
 done
-# the trials as CSV rows, from the runs' lines (scripts/benchout.py)
+# the trials as CSV rows, from the runs' lines (scripts/readout.py benchout)
 csv=$out/trials.csv
 if dry_run; then
-	echo "+ $(shown python3 "$LAB_ROOT/scripts/benchout.py" trials-csv "$runs") > $(shown "$csv")"
-	echo "+ $(shown /usr/bin/python3 "$LAB_ROOT/scripts/stats.py" "$csv" "$out") >> $(shown "$out/README.md")"
+	echo "+ $(shown python3 "$LAB_ROOT/scripts/readout.py" benchout trials-csv "$runs") > $(shown "$csv")"
+	echo "+ $(shown /usr/bin/python3 "$LAB_ROOT/scripts/readout.py" stats "$csv" "$out") >> $(shown "$out/README.md")"
 	lab_record --kind compare --name "$record_name" --what "make compare" "$csv" "table.md=$out/README.md"
 	results_done "$out"
 	exit 0
 fi
-python3 "$LAB_ROOT/scripts/benchout.py" trials-csv "$runs" >"$csv"
+python3 "$LAB_ROOT/scripts/readout.py" benchout trials-csv "$runs" >"$csv"
 
 # the VM knobs that were set go into the command too: a 255-CPU boot needs its SILENCE to be rerun
 knobs=''
@@ -118,12 +118,12 @@ command+=" ${benchs[*]}"
 	echo "Machine: $(nproc) host CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), QEMU $(qemu-system-x86_64 --version | awk 'NR==1 { print $4 }') TCG, guest: ${CPUS:-$VM_CPUS} online CPUs (wall), 1 (icount)"
 	echo "Variants: $(for v in $variants; do printf '%s=%s ' "$v" "${commit[$v]:0:12}"; done)"
 	echo "bench: $(git -C "$TREE" log -1 --format='%h %s' "$bench"), -w$SUITE_WARMUP -d$duration"
-	/usr/bin/python3 "$LAB_ROOT/scripts/stats.py" "$csv" "$out"
+	/usr/bin/python3 "$LAB_ROOT/scripts/readout.py" stats "$csv" "$out"
 } >"$out/README.md"
 cat "$out/README.md"
 if [[ ${RECORD:-0} == 1 ]]; then
 	# the clocks as records name them: icount, and the wall clock of the accelerator the VMs ran under
-	clock=$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")
+	clock=$(python3 "$LAB_ROOT/scripts/readout.py" benchout clock "$runs")
 	opts=(--clock "$clock" --what "make compare: ${benchs[*]:-every benchmark}, variants $variants, clocks $clocks, $possible possible CPUs, $trials trials")
 	for v in $variants; do opts+=(--variant "$v=${commit[$v]:0:12}"); done
 	mapfile -t plots < <(compgen -G "$out/*.png" || true)

@@ -11,7 +11,7 @@
 #       as a fourth implementation named 'variant'
 #       (its column in the table; take -n a multiple of 4, so that each runs in every place)
 #   -R  the same as RECORD=1 (kept for the commands of older records): record the log and the
-#       table, records/6.1/htab-mem/<date>-htab-mem-vs-upstream/ (scripts/records.py)
+#       table, records/6.1/htab-mem/<date>-htab-mem-vs-upstream/ (scripts/readout.py records)
 # Prints each run of bench as it came (its "htab-mem: ..." line is made on the host), then the table:
 # medians over the rounds, each implementation's op rate against upstream's with Welch's t-test.
 # The runs go through scripts/measure.sh (runner scripts/guest/htab-mem-rounds.sh), in one VM boot; the
@@ -24,7 +24,7 @@ own_group "$@"
 check_knobs
 
 usage="usage: htab-mem.sh [-n ROUNDS] [-w SECONDS] [-d SECONDS] [-p PRODUCERS] [-r REV] [-v VARIANT] [-R]"
-table=$LAB_ROOT/scripts/htab_mem_table.py
+readout=$LAB_ROOT/scripts/readout.py
 
 rounds=3 warmup=2 secs=5 prods=2 rev=HEAD variant='' command="BASE=$BASE scripts/compare/htab-mem.sh $*"
 while getopts :n:w:d:p:r:v:Rh opt; do
@@ -67,7 +67,7 @@ note "$runs_total runs of $((warmup + secs)) s, $prods producers"
 "$LAB_ROOT/scripts/measure.sh" -K "$rev" "${benchs[@]}" -c "$((prods > 2 ? prods : 2))" -t $((runs_total * (warmup + secs + 8) + 120)) \
 	-l "$log" -o "$runs" -- htab-mem-rounds "$rounds" "$warmup" "$secs" "$prods"
 if dry_run; then
-	echo "+ $(shown /usr/bin/python3 "$table" table "$runs") > $(shown "$out/table.txt")"
+	echo "+ $(shown /usr/bin/python3 "$readout" htab-mem-table table "$runs") > $(shown "$out/table.txt")"
 	lab_record --kind htab-mem --name htab-mem-vs-upstream --command "$command" "runs.log=$log" "table.txt=$out/table.txt"
 	results_done "$out"
 	exit 0
@@ -82,13 +82,13 @@ summary=$(
 	echo "bench -w$warmup -d$secs -p$prods --prod-affinity 0-$((prods - 1)), $rounds rounds alternated;"
 	echo "medians of the rounds: per-producer op rate (k/s) and memory usage (MiB, the benchmark's"
 	echo "cgroup, as upstream's reports it); x upstream: op rate over upstream's ('~': no significant difference, Welch's t-test)"
-	/usr/bin/python3 "$table" table "$runs"	# scipy: Debian's python3-scipy (make deps)
+	/usr/bin/python3 "$readout" htab-mem-table table "$runs"	# scipy: Debian's python3-scipy (make deps)
 )
 echo
 echo "$summary"
 echo "$summary" >"$out/table.txt"
 if [[ ${RECORD:-0} == 1 ]]; then
-	clock=$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")
+	clock=$(python3 "$LAB_ROOT/scripts/readout.py" benchout clock "$runs")
 	series_commit=$(git -C "$TREE" rev-parse --short=12 "$rev")
 	lab_record --kind htab-mem --name htab-mem-vs-upstream \
 		--clock "$clock" \

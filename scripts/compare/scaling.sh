@@ -10,7 +10,7 @@
 # parallel vCPUs, so there is no icount mode: icount runs one online CPU. Prints one line per run,
 # then a table of the mean rates and p2/p1; the log, the runs file and the table land in
 # $LAB_CACHE/<base>/results/scaling-{host,vm}/<date>/ (scripts/lib/results.sh, with a `latest`
-# link; the last line names it). RECORD=1 also writes it as a record, records/<base>/scaling/ (scripts/records.py). The runs go
+# link; the last line names it). RECORD=1 also writes it as a record, records/<base>/scaling/ (scripts/readout.py records). The runs go
 # through scripts/measure.sh (runner scripts/guest/scaling-rounds.sh), the table is printed from its line.
 # DRY_RUN=1 (make -n scaling) prints the commands, builds and boots nothing.
 set -euo pipefail
@@ -61,14 +61,14 @@ else
 fi
 "${measure[@]}" -- scaling-rounds "$rounds" "$secs" "${benchs[@]}"
 if dry_run; then
-	echo "+ $(shown python3 "$LAB_ROOT/scripts/benchout.py" scaling "$runs") | tee $(shown "$out/table.txt")"
+	echo "+ $(shown python3 "$LAB_ROOT/scripts/readout.py" benchout scaling "$runs") | tee $(shown "$out/table.txt")"
 	lab_record --kind scaling --name "scaling-$where" --command "$command" "scaling.log=$log"
 	results_done "$out"
 	exit 0
 fi
 
 # the bench commits, as the run's line names them: "VARIANT=COMMIT VARIANT=COMMIT" (12 digits)
-bench_ids=$(python3 "$LAB_ROOT/scripts/benchout.py" field bench "$runs")
+bench_ids=$(python3 "$LAB_ROOT/scripts/readout.py" benchout field bench "$runs")
 read -r bench_a bench_b <<<"$bench_ids"
 commit_a=${bench_a##*=} commit_b=${bench_b##*=}
 {
@@ -77,10 +77,10 @@ commit_a=${bench_a##*=} commit_b=${bench_b##*=}
 	echo "B = $rev_b ($(git -C "$TREE" log -1 --format='%h %s' "$commit_b"))"
 	echo "Wall clock, $where, -w1 -d$secs, $rounds rounds alternated; mean of the rounds' Summary rates (M/s)"
 	echo "and p2/p1 of those means, with the lowest and highest per-round ratio."
-	python3 "$LAB_ROOT/scripts/benchout.py" scaling "$runs"
+	python3 "$LAB_ROOT/scripts/readout.py" benchout scaling "$runs"
 } | tee "$out/table.txt"
 if [[ ${RECORD:-0} == 1 ]]; then
-	clock=$(python3 "$LAB_ROOT/scripts/benchout.py" clock "$runs")
+	clock=$(python3 "$LAB_ROOT/scripts/readout.py" benchout clock "$runs")
 	lab_record --kind scaling --name "scaling-$where" \
 		--clock "$clock" \
 		--what "${benchs[*]} at -p1 and -p2, bench A ($rev_a) against bench B ($rev_b), on the $where, $rounds rounds" \

@@ -5,7 +5,7 @@
 # order that rotates every round.
 #   scripts/guest/htab-mem-rounds.sh -b DIR [-b VARIANT_DIR] ROUNDS WARMUP SECONDS PRODUCERS
 # Each run's output as bench wrote it, between "lab-raw: htab-mem IMPL USE_CASE FLAVOUR" and
-# "lab-raw-end: rc=N"; the host makes its "htab-mem: ..." line (scripts/benchout.py).
+# "lab-raw-end: rc=N"; the host makes its "htab-mem: ..." line (scripts/readout.py benchout).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 check_knobs

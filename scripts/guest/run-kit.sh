@@ -15,7 +15,7 @@
 # The rows are those of the kit's `rows` file ("family name bench-arguments", the registry's lines
 # of the hashmap rows full-update-* and the htab-mem *-prealloc rows). The log, bench.log, has the
 # lab's markers (lab-raw: bench NAME FAMILY ... lab-raw-end: rc=N), so that the lab reads it as
-# it reads make bench's (scripts/benchout.py run LOG). The last line names the record.
+# it reads make bench's (scripts/readout.py benchout run LOG). The last line names the record.
 set -euo pipefail
 
 usage() {

@@ -3,7 +3,7 @@
 # each trigger benchmark at -p1 and -p2 with two builds of the selftests bench, alternated.
 #   scripts/guest/scaling-rounds.sh -b DIR_A -b DIR_B ROUNDS SECONDS BENCH...
 # Each run's output as bench wrote it, between "lab-raw: scaling BENCH A|B pN" and "lab-raw-end:
-# rc=N"; the host reads its hits rate (scripts/benchout.py).
+# rc=N"; the host reads its hits rate (scripts/readout.py benchout).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 check_knobs

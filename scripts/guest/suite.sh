@@ -6,7 +6,7 @@
 #   -x  skip these benchmarks (reported as skipped, not failed); on a host without tracefs, those
 #       that need it are skipped too
 # Each run's output is printed as bench wrote it, between two markers that the host reads
-# (scripts/benchout.py, which reads the output too, once; make bench's summary table is printed
+# (scripts/readout.py benchout, which reads the output too, once; make bench's summary table is printed
 # from what it reads):
 #   lab-raw: bench NAME FAMILY
 #   ...bench's output...

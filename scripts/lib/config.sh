@@ -46,6 +46,24 @@ step() {
 	note "$what: done in $((SECONDS - start))s"
 }
 
+# build_logged NAME WHAT LOG CMD...: the build step WHAT (step, its lines naming LOG), CMD... with
+# its output in LOG; when it fails, the log's first 20 error lines on stderr and one line, "NAME
+# failed, see LOG", and exit (die). The build of scripts/kernel.sh and of scripts/bench-build.sh.
+build_logged() {
+	local name=$1 what=$2 log=$3
+	shift 3
+	step "$what (log: $log)" output_to "$log" "$@" && return
+	{ grep -E 'error|Error' "$log" || true; } | head -n 20 >&2
+	die "$name failed, see $log"
+}
+
+# output_to FILE CMD...: CMD... with its stdout and stderr in FILE.
+output_to() {
+	local file=$1
+	shift
+	"$@" >"$file" 2>&1
+}
+
 # BASE: which kernel the series is for. Each base has its facts in config/<base>/ (base.conf: the
 # Debian package and version; benchmarks: its rows of the registry; bench.config: its config
 # options) and its series in patches/<base>/; the cache keeps one directory per base.

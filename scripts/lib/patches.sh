@@ -21,7 +21,7 @@ series_format_opts() {
 		[[ ${key//[[:space:]]/} == "$name" ]] || continue
 		v=${entry#*:}
 		v=${v//[[:space:]]/}
-		[[ $v =~ ^[1-9][0-9]*$ && $v -ge 2 ]] ||
+		{ positive "$v" && ((v >= 2)); } ||
 			die "SERIES_VERSIONS (config/$BASE/series.conf): '$entry' is not 'SERIES: N' with N >= 2"
 	done
 	printf '%s\n' "--subject-prefix=$SUBJECT_PREFIX${v:+ v$v}" "${SERIES_FORMAT_OPTS[@]:1}"
@@ -314,20 +314,15 @@ patched_commit() {
 	git -C "$TREE" rev-parse "$tag^{commit}"
 }
 
-# commit_key DIR COMMIT and patch_key PATCH: the same line for a commit and the patch it came from
-# (or that format-patch makes of it): git patch-id of the change, and a hash of the message.
-commit_key() {
-	local pid
-	pid=$(git -C "$1" show "$2" | git -C "$1" patch-id --stable | cut -c1-40)
-	echo "${pid:-empty} $(git -C "$1" log -1 --format=%B "$2" | git stripspace | sha1sum | cut -c1-40)"
+# patch_keys PATCH... and commit_keys DIR COMMIT...: the key of each patch, and of each commit of
+# the git tree DIR, one a line in order; a commit and the patch it came from (or that format-patch
+# makes of it) have the same key: git patch-id of the change, and a hash of the message. Keys live
+# in scripts/readout/patch_keys.py (readout.py keys); call these as x=$(...), which set -e checks.
+patch_keys() {
+	(($# == 0)) || "$LAB_ROOT/scripts/readout.py" keys -C "$TREE" "$@"
 }
-patch_key() {
-	local tmp pid subject
-	tmp=$(mktemp -d)
-	pid=$(git -C "$TREE" patch-id --stable <"$1" | cut -c1-40)
-	subject=$(git mailinfo "$tmp/msg" "$tmp/patch" <"$1" | sed -n 's/^Subject: //p')
-	echo "${pid:-empty} $( (echo "$subject"; echo; cat "$tmp/msg") | git stripspace | sha1sum | cut -c1-40)"
-	rm -rf "$tmp"
+commit_keys() {
+	(($# < 2)) || "$LAB_ROOT/scripts/readout.py" keys -C "$1" --commits "${@:2}"
 }
 
 # remove_scratch DIR: DIR and every worktree made under it, in the tree of every base (also those
@@ -348,7 +343,7 @@ remove_scratch() {
 # git format-patch --cover-letter, alone or at the head of a --stdout mbox), put the subject and
 # text of TEXT (first line: subject) and the Cc lines of CC_FILE in place of git's placeholders,
 # and date it as the latest of its patches (FILE's other messages, or the PATCH files)
-# (scripts/cover_letter.py).
+# (scripts/readout.py cover-letter).
 fill_cover_letter() {
-	python3 "$LAB_ROOT/scripts/cover_letter.py" "$@"
+	python3 "$LAB_ROOT/scripts/readout.py" cover-letter "$@"
 }

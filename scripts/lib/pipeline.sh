@@ -6,8 +6,8 @@
 #                   and tools/testing/nmi_stackmap against them (stage_tool)
 #   stage_boot      the VM booted on the kernel, a runner of scripts/guest/ run in it (scripts/vm.sh)
 #   stage_judge     the run's splats against config/<base>/known-splats (scripts/lib/splats.sh)
-#   stage_runs_line the run as one JSON line of a runs file, and its status (scripts/benchout.py run -a)
-#   lab_record      with RECORD=1, what a command measured as a record (scripts/records.py write)
+#   stage_runs_line the run as one JSON line of a runs file, and its status (scripts/readout.py benchout run -a)
+#   lab_record      with RECORD=1, what a command measured as a record (scripts/readout.py records write)
 # scripts/measure.sh runs them in that order; make regress calls the ones it needs around its
 # resume loop. DRY_RUN=1 (measure.sh -n, `make -n TARGET`): each stage prints the commands it would
 # run, "+ COMMAND", and runs none of them: nothing is built or booted. A command whose output the
@@ -203,25 +203,25 @@ stage_runs_line() {
 	# shellcheck disable=SC2034 # read by the caller
 	runs_status=0
 	if dry_run; then
-		echo "+ status=\$($(shown python3 "$LAB_ROOT/scripts/benchout.py" run -a "$runs" "$log" "$@"))"
+		echo "+ status=\$($(shown python3 "$LAB_ROOT/scripts/readout.py" benchout run -a "$runs" "$log" "$@"))"
 		return 0
 	fi
 	mkdir -p "$(dirname -- "$runs")"
 	# shellcheck disable=SC2034 # read by the caller
-	runs_status=$(python3 "$LAB_ROOT/scripts/benchout.py" run -a "$runs" "$log" "$@") ||
+	runs_status=$(python3 "$LAB_ROOT/scripts/readout.py" benchout run -a "$runs" "$log" "$@") ||
 		die "the results of the run cannot be read (its output: $log)"
 }
 
 # lab_record ARG...: the one recording helper of the lab's measuring commands. With RECORD=1 it
-# writes what the command measured as a record, records/<base>/<kind>/<id>/ (scripts/records.py
+# writes what the command measured as a record, records/<base>/<kind>/<id>/ (scripts/readout.py records
 # write ARG...), and names it; without, it does nothing. A dry run prints the command.
 lab_record() {
 	local record
 	[[ ${RECORD:-0} == 1 ]] || return 0
 	if dry_run; then
-		echo "+ $(shown "$LAB_ROOT/scripts/records.py" write "$@")"
+		echo "+ $(shown "$LAB_ROOT/scripts/readout.py" records write "$@")"
 		return 0
 	fi
-	record=$("$LAB_ROOT/scripts/records.py" write "$@") || die "the record was not written"
+	record=$("$LAB_ROOT/scripts/readout.py" records write "$@") || die "the record was not written"
 	note "recorded in $record (git add it)"
 }

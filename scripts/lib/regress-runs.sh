@@ -22,13 +22,13 @@ run_todo() {
 		# SIGHUP, SIGINT or SIGTERM
 		((!interrupted && status != 129 && status != 130 && status != 143)) ||
 			{ note "$suite: interrupted"; exit 130; }
-		python3 "$LAB_ROOT/scripts/regress_results.py" marks 'done' "$run" && break
+		python3 "$LAB_ROOT/scripts/readout.py" regress-results marks 'done' "$run" && break
 		# The VM died in the last test started, or its kernel crashed or hung after that test's end
 		# and before the next one started (in work the test left deferred, say): mark that test
 		# lost, and boot again for the tests after it. The VM's own time limit between two tests
 		# only resumes after the test that ended. Any other end (no test started, the guest's
 		# script gone) would come again: stop.
-		started=$(python3 "$LAB_ROOT/scripts/regress_results.py" marks started "$run")
+		started=$(python3 "$LAB_ROOT/scripts/readout.py" regress-results marks started "$run")
 		[[ -n $started ]] || die "$suite: the VM ended (status $status) before a test started; see $out.console"
 		# vm.sh's last line names one end at most: a crash, a hang or its time limit
 		case $(tail -n 5 "$out.console") in
@@ -38,7 +38,7 @@ run_todo() {
 		*) why='' ;;
 		esac
 		after=''
-		if python3 "$LAB_ROOT/scripts/regress_results.py" marks ended "$run" "$started"; then
+		if python3 "$LAB_ROOT/scripts/readout.py" regress-results marks ended "$run" "$started"; then
 			after=' after its end'
 			[[ -n $why ]] ||
 				die "$suite: the VM ended (status $status) after $started ended, before the next test started, with no crash; see $out.console"

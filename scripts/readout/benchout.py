@@ -37,7 +37,7 @@ them, which older logs hold as the guest printed them and which are read as well
                                                       (suite.sh prints those it skips)
 
 and those of the other runners of scripts/guest/: "scaling: BENCH A|B pN MEAN STDDEV" (or
-"... pN fail WHY") and "htab-mem: ..." (scripts/htab_mem_table.py).
+"... pN fail WHY") and "htab-mem: ..." (scripts/readout.py htab-mem-table).
 
 scripts/measure.sh, the lab's one measurement pipeline, appends one JSON object a line per run to a
 runs file (run, below): what ran where (runner, arguments, kernel and bench commits, clock, the
@@ -49,34 +49,37 @@ and, after its lab-result line, for each role line of the full-update race mode
 a lab-result line per metric, named NAME.ROLE.inserts, NAME.ROLE.e2big (M/s) and
 NAME.ROLE.failed-insert (ns; none when no insert failed).
 
-Usage (bench output on FILE or standard input):
-  benchout.py rate [-m METRIC] [FILE]   "MEAN STDDEV UNIT" of the Summary's first measured metric
+Usage: scripts/readout.py benchout COMMAND ... (bench output on FILE or standard input):
+  rate [-m METRIC] [FILE]               "MEAN STDDEV UNIT" of the Summary's first measured metric
                                         (or of METRIC, e.g. hits)
-  benchout.py lab NAME FAMILY [FILE]    the lab-result line (and lab-memory, lab-map-growth lines)
+  lab NAME FAMILY [FILE]                the lab-result line (and lab-memory, lab-map-growth lines)
                                         of one run
-  benchout.py json [FILE]               one JSON object a line, per run of bench in FILE
-  benchout.py run [-a RUNS] LOG [KEY=VALUE...]
+  json [FILE]                           one JSON object a line, per run of bench in FILE
+  run [-a RUNS] LOG [KEY=VALUE...]
                                         the JSON line of one run of scripts/measure.sh: KEY=VALUE
                                         fields (label.KEY=VALUE: the caller's labels), and the
                                         results of the runner's output in LOG; -a: appended to
                                         RUNS, and the run's status printed instead (its exit
                                         status, 1 if a benchmark gave no result)
-  benchout.py summary [RUNS]            make bench's summary table of the suite's runs in RUNS
-  benchout.py report RUNS TABLE         make bench's end, from one reading of RUNS: the summary
+  summary [RUNS]                        make bench's summary table of the suite's runs in RUNS
+  report RUNS TABLE                     make bench's end, from one reading of RUNS: the summary
                                         table written to TABLE, and two lines printed, the last
                                         run's bench commit (of its field bench, VARIANT=COMMIT)
                                         and the runs' clocks (as clock prints them)
-  benchout.py trials-csv [RUNS]         make compare's trials.csv, from the labels clock, variant,
+  trials-csv [RUNS]                     make compare's trials.csv, from the labels clock, variant,
                                         trial and possible of each run in RUNS
-  benchout.py scaling [RUNS]            make scaling's table of the scaling runs in RUNS
-  benchout.py clock [RUNS]              the clocks of the runs in RUNS, in order, comma-separated
-  benchout.py field KEY [RUNS]          the field KEY of the last run in RUNS
-Errors are one line on stderr, "benchout: ...", exit status 1 (2 for a bad command line).
+  scaling [RUNS]                        make scaling's table of the scaling runs in RUNS
+  clock [RUNS]                          the clocks of the runs in RUNS, in order, comma-separated
+  field KEY [RUNS]                      the field KEY of the last run in RUNS
+Errors are one line on stderr, "readout.py benchout: error: ...", exit status 1 (2 for a bad
+command line).
 """
 import csv
 import json
 import re
 import sys
+
+from . import cli
 
 NUM = r"-?\d+(?:\.\d+)?"
 # Units as bench prints them: "M/s", "M/prod", "k/s", "M ops/s", "K ops/prod", "ns/op", "MiB", "MB"
@@ -118,7 +121,7 @@ SCALING_WHY = re.compile(r"fail|error|denied|not supported", re.I)
 SCALING = re.compile(r"^scaling: (\S+) ([AB]) p(\d+) (?:(" + NUM + r") (" + NUM + r"|-)|fail ?(.*))$")
 
 
-class BenchOutputError(Exception):
+class BenchOutputError(cli.Error):
     """Input that is not what bench (or the lab) prints; the message is one line."""
 
 
@@ -490,7 +493,7 @@ def raw_scaling(words, output, _rc):
 
 
 def htab_mem_line(impl, use_case, flavour, text):
-    """The "htab-mem: ..." line of one run's bench output TEXT (scripts/htab_mem_table.py)."""
+    """The "htab-mem: ..." line of one run's bench output TEXT (scripts/readout.py htab-mem-table)."""
     head = f"htab-mem: {use_case} {flavour} {impl}"
     try:
         run = one_run(text)
@@ -579,7 +582,7 @@ TRIALS_HEADER = ["clock", "variant", "trial", "possible_cpus", "family", "benchm
 
 
 def trials_rows(runs):
-    """make compare's trials.csv rows (scripts/stats.py reads them): each result of each
+    """make compare's trials.csv rows (scripts/readout.py stats reads them): each result of each
     run, with the run's labels clock, variant, trial and possible."""
     rows = []
     for run in runs:
@@ -662,13 +665,10 @@ def read_input(path):
         raise BenchOutputError(f"{path}: {e.strerror}")
 
 
-def main(argv, out=sys.stdout):
-    args = argv[1:]
+def main(argv, prog="readout.py benchout", out=sys.stdout):
+    args = list(argv)
     if not args:
         return usage("expected a command: rate, lab, json, run, summary, report, trials-csv, scaling, clock or field (--help)")
-    if args[0] in ("-h", "--help"):
-        print(__doc__.strip(), file=out)
-        return 0
     cmd, args = args[0], args[1:]
     if cmd == "rate":
         name = None
@@ -736,18 +736,4 @@ def main(argv, out=sys.stdout):
 
 
 def usage(msg):
-    print(f"benchout: {msg}", file=sys.stderr)
-    return 2
-
-
-def cli():
-    """scripts/benchout.py: main() with its errors as one line."""
-    try:
-        return main(sys.argv)
-    except BenchOutputError as e:
-        print(f"benchout: {e}", file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        # a reader that stopped early (| head): not an error of ours
-        sys.stderr.close()
-        return 0
+    return cli.usage_error("readout.py benchout", msg)

@@ -1,6 +1,6 @@
 """Fill in the cover letter git format-patch --cover-letter writes (scripts/series.sh, mbox.sh).
 
-  scripts/cover_letter.py FILE TEXT CC_FILE [PATCH...]
+  scripts/readout.py cover-letter FILE TEXT CC_FILE [PATCH...]
 
 In the first message of FILE (the cover letter, alone or at the head of a --stdout mbox), put the
 subject and text of TEXT (its first line: the subject) and the Cc lines of CC_FILE in place of
@@ -12,13 +12,15 @@ import email.utils
 import re
 import sys
 
+from . import cli
+
 SUBJECT, BLURB = "*** SUBJECT HERE ***", "*** BLURB HERE ***"
 FIXED_DATE = "Date: Thu, 1 Jan 2026 00:00:00 +0000"
 # A message of an mbox starts with git's "From <commit id> Mon Sep 17 00:00:00 2001" line.
 MESSAGE_START = re.compile(r"^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001$", re.M)
 
 
-class Error(Exception):
+class Error(cli.Error):
     pass
 
 
@@ -52,11 +54,10 @@ def fill(mbox, text, cc, patches=()):
     return first + rest
 
 
-def main(argv):
-    if len(argv) < 4:
-        print("usage: cover_letter.py FILE TEXT CC_FILE [PATCH...]", file=sys.stderr)
-        return 2
-    path, text_path, cc_path = argv[1:4]
+def main(argv, prog):
+    if len(argv) < 3:
+        return cli.usage_error(prog, "expected FILE TEXT CC_FILE [PATCH...]")
+    path, text_path, cc_path = argv[0:3]
     try:
         with open(path) as f:
             mbox = f.read()
@@ -65,21 +66,14 @@ def main(argv):
         with open(cc_path) as f:
             cc = f.read()
         patches = []
-        for patch_path in argv[4:]:
+        for patch_path in argv[3:]:
             with open(patch_path) as f:
                 patches.append(f.read())
         out = fill(mbox, text, cc, patches)
     except OSError as e:
-        print("error: %s: %s" % (e.filename, e.strerror), file=sys.stderr)
-        return 1
+        raise Error("%s: %s" % (e.filename, e.strerror)) from None
     except Error as e:
-        print("error: %s: %s" % (path, e), file=sys.stderr)
-        return 1
+        raise Error("%s: %s" % (path, e)) from None
     with open(path, "w") as f:
         f.write(out)
     return 0
-
-
-def cli():
-    """scripts/cover_letter.py"""
-    return main(sys.argv)

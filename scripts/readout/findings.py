@@ -1,10 +1,10 @@
 """make findings: the tables of record of Documentation/findings/*.md, generated from records/.
 
-  scripts/findings.py            rewrite every generated table of the findings pages (and of
+  scripts/readout.py findings            rewrite every generated table of the findings pages (and of
                                  Documentation/regress.md)
-  scripts/findings.py --check    exit 1, one line per table that is not what the records give
+  scripts/readout.py findings --check    exit 1, one line per table that is not what the records give
                                  (make findings CHECK=1)
-  scripts/findings.py --print PAGE   print one page as it would be written
+  scripts/readout.py findings --print PAGE   print one page as it would be written
 
 A page asks for a table with a marker line, and the table goes between it and the end marker:
 
@@ -13,12 +13,12 @@ A page asks for a table with a marker line, and the table goes between it and th
   <!-- end of table -->
 
 Each table ends with a line naming its records (links), their commands and clocks. A table reads
-the newest record of its kind that holds what it shows (scripts/records.py). The generators:
+the newest record of its kind that holds what it shows (scripts/readout.py records). The generators:
 
   icount BENCHMARK POSSIBLE...     per base and possible CPU count: base and series means of
                                    BENCHMARK under the icount clock (make compare), series/base
   compare BASE NAME[,NAME...] [BENCHMARK...]
-                                   make compare's table (scripts/stats.py) of the trials of
+                                   make compare's table (scripts/readout.py stats) of the trials of
                                    the newest compare record of BASE named NAME (of each NAME), these
                                    benchmarks only
   mt NAME VERSION CASE...          the native harness (run.sh mt): per case and base, the median ns
@@ -62,7 +62,7 @@ import re
 import statistics
 import sys
 
-from . import LAB_ROOT, race_spread, records, regress_results, stats
+from . import LAB_ROOT, cli, race_spread, records, regress_results, stats
 
 PAGES = "Documentation/findings"
 OTHER_PAGES = ["Documentation/regress.md"]
@@ -70,7 +70,7 @@ START = re.compile(r"^<!-- table: (\S+)((?: \S+)*) \(make findings\) -->$")
 END = "<!-- end of table -->"
 
 
-class Error(Exception):
+class Error(cli.Error):
     """One line: a marker without its end, a generator that does not exist, no record to read."""
 
 
@@ -432,7 +432,7 @@ class Tables:
         try:
             inspect.signature(f).bind(self, *args)
         except TypeError:
-            raise Error("%s %s: wrong arguments (scripts/findings.py -h)" % (generator, " ".join(args))) from None
+            raise Error("%s %s: wrong arguments (scripts/readout.py findings -h)" % (generator, " ".join(args))) from None
         return f(self, *args)
 
 
@@ -509,64 +509,53 @@ def pages(root):
     return found + [p for p in OTHER_PAGES if os.path.isfile(os.path.join(root, p))]
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """argparse, whose error is one line (and exit status 2), as every lab command's."""
-
-    def error(self, message):
-        self.exit(2, "%s: error: %s (%s -h)\n" % (self.prog, message, self.prog))
-
-
-def main(argv=None):
-    ap = OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv, prog):
+    ap = cli.parser(prog, __doc__)
     ap.add_argument("--check", action="store_true", help="exit 1 when a table is not what the records give")
     ap.add_argument("--print", metavar="PAGE", help="print one page as it would be written")
     ap.add_argument("--root", default=LAB_ROOT, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     tables = Tables(args.root)
-    try:
-        todo = [args.print] if args.print else pages(args.root)
-        stale = []
-        for page in todo:
-            path = os.path.join(args.root, page)
-            if not os.path.isfile(path):
-                raise Error("%s: no such page" % page)
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-            tables.page = page
-            new = render(text, tables, page)
-            if args.print:
-                sys.stdout.write(new)
-            elif new != text and args.check:
-                old_blocks, new_blocks = blocks(text), blocks(new)
-                stale += ["%s:%d: the table '%s' is not what the records give" % (page, n, head)
-                          for (n, head, body), (_, _, want) in zip(old_blocks, new_blocks) if body != want] or \
-                         ["%s: differs from what make findings writes" % page]
-            elif new != text:
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(new)
-                print("%s: tables rewritten" % page, file=sys.stderr)
-        for path, svg in sorted(tables.files.items()):
-            full = os.path.join(args.root, path)
-            have = None
-            if os.path.isfile(full):
-                with open(full, encoding="utf-8") as f:
-                    have = f.read()
-            if have == svg or args.print:
-                continue
-            if args.check:
-                stale.append("%s: the picture is not what the records give" % path)
-            else:
-                with open(full, "w", encoding="utf-8") as f:
-                    f.write(svg)
-                print("%s: drawn" % path, file=sys.stderr)
-        for line in stale:
-            print(line)
-        if stale:
-            print("%d table(s) not current: run make findings" % len(stale), file=sys.stderr)
-        return 1 if stale else 0
-    except Error as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 1
+    todo = [args.print] if args.print else pages(args.root)
+    stale = []
+    for page in todo:
+        path = os.path.join(args.root, page)
+        if not os.path.isfile(path):
+            raise Error("%s: no such page" % page)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        tables.page = page
+        new = render(text, tables, page)
+        if args.print:
+            sys.stdout.write(new)
+        elif new != text and args.check:
+            old_blocks, new_blocks = blocks(text), blocks(new)
+            stale += ["%s:%d: the table '%s' is not what the records give" % (page, n, head)
+                      for (n, head, body), (_, _, want) in zip(old_blocks, new_blocks) if body != want] or \
+                     ["%s: differs from what make findings writes" % page]
+        elif new != text:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(new)
+            print("%s: tables rewritten" % page, file=sys.stderr)
+    for path, svg in sorted(tables.files.items()):
+        full = os.path.join(args.root, path)
+        have = None
+        if os.path.isfile(full):
+            with open(full, encoding="utf-8") as f:
+                have = f.read()
+        if have == svg or args.print:
+            continue
+        if args.check:
+            stale.append("%s: the picture is not what the records give" % path)
+        else:
+            with open(full, "w", encoding="utf-8") as f:
+                f.write(svg)
+            print("%s: drawn" % path, file=sys.stderr)
+    for line in stale:
+        print(line)
+    if stale:
+        print("%d table(s) not current: run make findings" % len(stale), file=sys.stderr)
+    return 1 if stale else 0
 
 
 def blocks(text):
@@ -578,8 +567,3 @@ def blocks(text):
             end = lines.index(END, i + 1)
             out.append((i + 1, (m.group(1) + m.group(2)), lines[i + 1:end]))
     return out
-
-
-def cli():
-    """scripts/findings.py"""
-    return main()

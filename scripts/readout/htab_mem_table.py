@@ -1,26 +1,27 @@
 """6.1's htab-mem against upstream's, run alternated in one VM boot (scripts/compare/htab-mem.sh).
 
-  htab_mem_table.py line IMPL USE_CASE FLAVOUR [FILE]   one "htab-mem: ..." line from a run of bench
-  htab_mem_table.py table [FILE]                          the table of the "htab-mem: ..." lines
-                                                          (of a log, or of scripts/measure.sh's runs file)
+  scripts/readout.py htab-mem-table line IMPL USE_CASE FLAVOUR [FILE]
+      one "htab-mem: ..." line from a run of bench
+  scripts/readout.py htab-mem-table table [FILE]
+      the table of the "htab-mem: ..." lines (of a log, or of scripts/measure.sh's runs file)
 
 A line: "htab-mem: USE_CASE FLAVOUR IMPL OP USAGE PEAK GROWTH", OP in k/s per producer, the rest in
 MiB ('-' where the run does not report it: upstream's htab-mem has no map growth), or
 "htab-mem: USE_CASE FLAVOUR IMPL fail WHY". The table gives, per use case and flavour, the median
 over the rounds of each implementation's op rate and memory usage, and each one's op rate against
 upstream's: the ratio of the medians and Welch's t-test on the rounds ('~': within noise, p >= 0.05;
-scripts/stats.py).
+scripts/readout.py stats).
 Errors are one line on stderr, "htab_mem_table: ...", exit status 1 (2 for a bad command line).
 """
 import statistics
 import sys
 
-from . import benchout, stats
+from . import benchout, cli, stats
 
 UPSTREAM = "upstream"
 
 
-class TableError(Exception):
+class TableError(cli.Error):
     pass
 
 
@@ -97,7 +98,7 @@ def table(cells):
     return "\n".join(lines)
 
 
-def main(argv):
+def main(argv, prog):
     if len(argv) >= 4 and argv[0] == "line" and len(argv) <= 5:
         text = benchout.read_input(argv[4] if len(argv) == 5 else None)
         print(benchout.htab_mem_line(argv[1], argv[2], argv[3], text))
@@ -105,14 +106,4 @@ def main(argv):
     if argv and argv[0] == "table" and len(argv) <= 2:
         print(table(parse(lines_of(benchout.read_input(argv[1] if len(argv) == 2 else None)))))
         return 0
-    print("usage: htab_mem_table.py line IMPL USE_CASE FLAVOUR [FILE] | table [FILE]", file=sys.stderr)
-    return 2
-
-
-def cli():
-    """scripts/htab_mem_table.py: main() with its errors as one line."""
-    try:
-        return main(sys.argv[1:])
-    except (TableError, benchout.BenchOutputError) as e:
-        print(f"htab_mem_table: {e}", file=sys.stderr)
-        return 1
+    return cli.usage_error(prog, "expected line IMPL USE_CASE FLAVOUR [FILE], or table [FILE]")

@@ -1,6 +1,6 @@
 """The counts of tools/testing/nmi_stackmap in VM logs, as one markdown table (scripts/nmi-stackmap.sh).
 
-  scripts/nmi_results.py LOG[=SPLATS,UNKNOWN]...
+  scripts/readout.py nmi-results LOG[=SPLATS,UNKNOWN]...
 
 LOG: a VM run's output (NAME.log: the kernel's name in the table); SPLATS and UNKNOWN: the splats
 the run's kernel log showed and how many of them config/<base>/known-splats does not name. Exits
@@ -8,7 +8,8 @@ the run's kernel log showed and how many of them config/<base>/known-splats does
 """
 import os
 import re
-import sys
+
+from . import cli
 
 RUN = re.compile(r"^# ([0-9.]+) s: task on CPU (\d+) \((\d+) loops, (\d+) deletes\), "
                  r"sysrq 'l' from CPU (\d+), (\d+) NMIs$")
@@ -18,7 +19,7 @@ KERNEL = re.compile(r"^# kernel: tainted (-?\d+) -> (-?\d+), debug_locks (-?\d+)
 RESULT = re.compile(r"^(not ok|ok) 1 nmi_stackmap: (.*)$")
 
 
-class Error(Exception):
+class Error(cli.Error):
     pass
 
 
@@ -61,10 +62,9 @@ def table(runs):
     return "\n".join(rows)
 
 
-def main(argv):
-    if not argv or argv[0] in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0 if argv else 2
+def main(argv, prog):
+    if not argv:
+        return cli.usage_error(prog, "expected LOG[=SPLATS,UNKNOWN]...")
     runs = []
     for arg in argv:
         path, splats, unknown = arg, None, None
@@ -75,12 +75,6 @@ def main(argv):
             with open(path, errors="replace") as f:
                 runs.append((os.path.basename(path).rsplit(".", 1)[0], parse(f.read()), splats, unknown))
         except (OSError, Error) as e:
-            print("nmi_results.py: %s: %s" % (path, getattr(e, "strerror", None) or e), file=sys.stderr)
-            return 1
+            raise Error("%s: %s" % (path, getattr(e, "strerror", None) or e)) from None
     print(table(runs))
     return 0
-
-
-def cli():
-    """scripts/nmi_results.py"""
-    return main(sys.argv[1:])

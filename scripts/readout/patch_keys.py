@@ -5,9 +5,11 @@ several, each in a directory NN-name/ of that shape, applied in NN order. A patc
 hashes: git patch-id --stable of its change, and a hash of its subject and message (git mailinfo,
 git stripspace, sha1), so that a patch and the commit git am makes of it have the same key.
 
-The shell has the same two definitions in scripts/lib/patches.sh (series_patches, patch_key, and
-commit_key for a commit), which scripts/tree.sh and series.sh use; test_patch_keys.py checks that
-both give the same list and the same keys on every base's patches/.
+The one definition of a key: the shell asks for its keys here, many at a time (scripts/lib/patches.sh's
+patch_keys and commit_keys, which scripts/tree.sh and series.sh use):
+
+    scripts/readout.py keys [-C DIR] PATCH...      the key of each patch, one a line, in order
+    scripts/readout.py keys -C DIR --commits REV...  the key of each commit of the git tree DIR
 """
 import glob
 import hashlib
@@ -15,8 +17,10 @@ import os
 import subprocess
 import tempfile
 
+from . import cli
 
-class Error(Exception):
+
+class Error(cli.Error):
     """One line: a patch git cannot read."""
 
 
@@ -60,3 +64,29 @@ def patch_key(path, repo=None):
     subject = b"\n".join(line[len(b"Subject: "):] for line in info.splitlines() if line.startswith(b"Subject: "))
     text = _git(["stripspace"], subject.rstrip(b"\n") + b"\n\n" + message)
     return (pid.decode() or "empty"), hashlib.sha1(text).hexdigest()
+
+
+def commit_key(repo, rev):
+    """(patch_id, message) of the commit rev of repo, the same as patch_key of the patch that git
+    format-patch makes of it (and of the one git am made it from): git patch-id --stable of its
+    change, and the sha1 of its message through git stripspace."""
+    pid = _git(["patch-id", "--stable"], _git(["show", rev], None, cwd=repo), cwd=repo).split(b" ", 1)[0]
+    text = _git(["stripspace"], _git(["log", "-1", "--format=%B", rev], None, cwd=repo))
+    return (pid.decode() or "empty"), hashlib.sha1(text).hexdigest()
+
+
+def main(argv, prog):
+    ap = cli.parser(prog, __doc__)
+    ap.add_argument("-C", dest="repo", metavar="DIR", help="the git tree to run git patch-id in (with --commits: whose commits)")
+    ap.add_argument("--commits", action="store_true", help="the arguments are commits of DIR, not patch files")
+    ap.add_argument("what", nargs="*", metavar="PATCH|REV")
+    args = ap.parse_args(argv)
+    if args.commits and not args.repo:
+        ap.error("--commits needs -C DIR")
+    for item in args.what:
+        try:
+            key = commit_key(args.repo, item) if args.commits else patch_key(item, args.repo)
+        except OSError as e:
+            raise Error("%s: %s" % (item, e.strerror)) from None
+        print("%s %s" % key)
+    return 0

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The spread of race cases over several runs of mt_run.py, and what moves with it.
 
-usage: race_spread.py [--ref NAME] RESULTS.json...
+usage: scripts/readout.py race-spread [--ref NAME] RESULTS.json...
 
 Each RESULTS.json is one run (mt_run.py --json; a record's results.json). For each
 race case and version other than the reference (default: the first version), prints
@@ -11,10 +11,10 @@ r) of a version's successful inserts per us with its moves per us (successes on 
 element another CPU freed last) and with its failed inserts per us. A loss that
 tracks the moves is the element changing hands; one that does not is something else.
 """
-import argparse
 import json
 import statistics
-import sys
+
+from . import cli
 
 
 def pearson(xs, ys):
@@ -62,16 +62,16 @@ def spread(runs, ref=None):
     return out
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv, prog):
+    ap = cli.parser(prog, __doc__)
     ap.add_argument("--ref")
     ap.add_argument("results", nargs="+")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     try:
         runs = [load(p) for p in a.results]
         rows = spread(runs, a.ref)
     except (OSError, ValueError, KeyError) as e:
-        sys.exit(f"race_spread.py: {e}")
+        raise cli.Error(str(e)) from None
     print(f"{len(runs)} runs; x = median ok/us / median of the reference, run by run; "
           "r = correlation over every repetition")
     print(f"{'case':24} {'version':14} {'x per run':40} {'range':13} {'r(ok,moves)':>11} {'r(ok,fail)':>10}")
@@ -82,8 +82,3 @@ def main():
             xs = " ".join(f"x{x:.2f}" for x in ratios)
             rng = f"x{min(ratios):.2f}-x{max(ratios):.2f}"
         print(f"{case:24} {v:14} {xs:40} {rng:13} {rm:11.2f} {rf:10.2f}")
-
-
-def cli():
-    """scripts/race_spread.py"""
-    return main()

@@ -5,26 +5,26 @@
 
 <base> is a base of config/ (or "all" for the lab's own records: CI runs, plants of lab tests),
 <kind> the tool (KINDS below), <id> "YYYYMMDD-HHMMSS-NAME" (UTC, when it was written). Records
-are written by tools only (scripts/records.py write, from the tool), never by hand, and are
+are written by tools only (scripts/readout.py records write, from the tool), never by hand, and are
 not edited afterwards: a new measurement is a new record. make matrix and make findings read them.
 
-  scripts/records.py write --kind KIND --name NAME --what TEXT --command CMD --clock CLOCK
+  scripts/readout.py records write --kind KIND --name NAME --what TEXT --command CMD --clock CLOCK
                            [--base BASE] [--status N] [--variant NAME=REV]... [--param KEY=VALUE]...
                            [DEST=]FILE...
         a new record of FILEs (a directory is copied whole; DEST renames it in the record);
         prints its directory. Written under $LAB_RECORDS (default: records/ of this lab).
-  scripts/records.py list [--base BASE] [--kind KIND]     one line a record, oldest first
-  scripts/records.py show RECORD                          its meta.json and files
-  scripts/records.py latest --base BASE --kind KIND [--name NAME]
+  scripts/readout.py records list [--base BASE] [--kind KIND]     one line a record, oldest first
+  scripts/readout.py records show RECORD                          its meta.json and files
+  scripts/readout.py records latest --base BASE --kind KIND [--name NAME]
                                                           the newest record's directory
-  scripts/records.py check [RECORD...]                    the schema check (default: every record)
-  scripts/records.py supersede                            mark every record that a newer one of the
+  scripts/readout.py records check [RECORD...]                    the schema check (default: every record)
+  scripts/readout.py records supersede                            mark every record that a newer one of the
                                                           same name and command replaces
-  scripts/records.py fields --kind KIND --base BASE       the fields the lab gives a record (schema,
+  scripts/readout.py records fields --kind KIND --base BASE       the fields the lab gives a record (schema,
                                                           kind, base, lab_commit, lab_dirty, series)
                                                           as JSON, for a record written where no lab
                                                           is (make kit's run-kit.sh adds the others)
-  scripts/records.py ktap LOG [--seconds N] [--cache cold|warm]
+  scripts/readout.py records ktap LOG [--seconds N] [--cache cold|warm]
                                                           scripts/check.sh's output as a CI record's
                                                           summary.json (.ci/run)
 
@@ -43,7 +43,6 @@ it with a file superseded-by holding the newer record's id (supersede marks the 
 before there was such a mark). It stays, as every record does; EVIDENCE.md and the findings never
 cite it (make matrix and make findings refuse to).
 """
-import argparse
 import datetime
 import functools
 import hashlib
@@ -55,7 +54,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import LAB_ROOT, patch_keys
+from . import LAB_ROOT, cli, patch_keys
 SCHEMA = 1
 SUPERSEDED = "superseded-by"    # a record's mark: the id of the newer record that replaces it
 # kind: (what the tool is, the files a record of it must hold: a name, or "A|B" for either)
@@ -110,7 +109,7 @@ def kind_name(kind):
     return " or ".join(k.__name__ for k in kind) if isinstance(kind, tuple) else kind.__name__
 
 
-class Error(Exception):
+class Error(cli.Error):
     """One line: bad input, a record that does not hold what its meta.json says."""
 
 
@@ -412,7 +411,7 @@ def pairs(values, what):
 def lab_fields(kind, base, lab_root=LAB_ROOT):
     """The fields of a record that the lab gives, not the measurement: schema, kind, base, lab_commit,
     lab_dirty and series (of base, or of every base for "all"). write() takes them from here, and so
-    does make kit, whose run-kit.sh writes its record where no lab is (records.py fields)."""
+    does make kit, whose run-kit.sh writes its record where no lab is (readout.py records fields)."""
     bases = lab_bases(lab_root)
     if kind not in KINDS:
         raise Error("--kind %s: expected one of %s" % (kind, " ".join(KINDS)))
@@ -572,19 +571,11 @@ def find(root, spec, lab_root=LAB_ROOT):
     for path in (spec, os.path.join(root, spec), os.path.join(lab_root, spec)):
         if os.path.isfile(os.path.join(path, "meta.json")):
             return Record(os.path.abspath(path), read_meta(path))
-    raise Error("%s: no such record (BASE/KIND/ID, or its directory; records.py list)" % spec)
+    raise Error("%s: no such record (BASE/KIND/ID, or its directory; readout.py records list)" % spec)
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """argparse, whose error is one line (and exit status 2), as every lab command's."""
-
-    def error(self, message):
-        self.exit(2, "%s: error: %s (%s -h)\n" % (self.prog, message, self.prog))
-
-
-def main(argv=None):
-    ap = OneLineParser(prog="records.py", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv, prog):
+    ap = cli.parser(prog, __doc__)
     sub = ap.add_subparsers(dest="verb", required=True)
     w = sub.add_parser("write", help="a new record of a tool's outputs (tools only)")
     w.add_argument("--kind", required=True, help="the tool: " + ", ".join(KINDS))
@@ -618,55 +609,46 @@ def main(argv=None):
     k.add_argument("--cache", choices=("cold", "warm"), help="whether the lab cache held a tree when it started")
     args = ap.parse_args(argv)
     root = records_root()
-    try:
-        if args.verb == "write":
-            files = [(f.split("=", 1)[0], f.split("=", 1)[1]) if "=" in f else (os.path.basename(f.rstrip("/")), f)
-                     for f in args.files]
-            path = write(args.kind, args.name, args.what, args.command, args.clock, files, base=args.base,
-                         status=args.status, variants=pairs(args.variant, "--variant"),
-                         params=pairs(args.param, "--param"))
-            print(os.path.relpath(path, LAB_ROOT) if path.startswith(LAB_ROOT + os.sep) else path)
-        elif args.verb == "list":
-            for r in load(root, args.base, args.kind):
-                if args.base and r.base != args.base:
-                    continue
-                print("%s/%s/%s  %s  %s  %s" % (r.base, r.kind, r.id, ",".join(r.meta["clock"]),
-                                              r.meta["lab_commit"][:12], r.meta["what"]))
-        elif args.verb == "show":
-            print(show(find(root, args.record)))
-        elif args.verb == "latest":
-            found = [r for r in load(root, args.base, args.kind, args.name) if r.base == args.base]
-            if not found:
-                raise Error("no %s record of %s%s in %s" % (args.kind, args.base,
-                                                            " named " + args.name if args.name else "", root))
-            print(found[-1].path)
-        elif args.verb == "supersede":
-            for r in mark_superseded(root):
-                print("%s/%s/%s  superseded by %s" % (r.base, r.kind, r.id, r.superseded_by))
-        elif args.verb == "fields":
-            print(json.dumps(lab_fields(args.kind, args.base), indent=1, ensure_ascii=False))
-        elif args.verb == "ktap":
-            try:
-                with open(args.log, encoding="utf-8", errors="replace") as f:
-                    summary = ktap_summary(f.read())
-            except OSError as e:
-                raise Error("%s: %s" % (args.log, e.strerror)) from None
-            summary.update({k: v for k, v in (("seconds", args.seconds), ("cache", args.cache)) if v is not None})
-            print(json.dumps(summary, indent=1, sort_keys=True))
-        elif args.verb == "check":
-            paths = [find(root, r).path for r in args.records] if args.records else record_dirs(root)
-            bases, commits = lab_bases(), git_commits(LAB_ROOT)
-            problems = [p for path in paths for p in check_record(path, LAB_ROOT, bases, commits)]
-            for p in problems:
-                print(p)
-            print("%d records, %d problem(s)" % (len(paths), len(problems)), file=sys.stderr)
-            return 1 if problems else 0
-        return 0
-    except Error as e:
-        print("records.py: error: %s" % e, file=sys.stderr)
-        return 1
-
-
-def cli():
-    """scripts/records.py"""
-    return main()
+    if args.verb == "write":
+        files = [(f.split("=", 1)[0], f.split("=", 1)[1]) if "=" in f else (os.path.basename(f.rstrip("/")), f)
+                 for f in args.files]
+        path = write(args.kind, args.name, args.what, args.command, args.clock, files, base=args.base,
+                     status=args.status, variants=pairs(args.variant, "--variant"),
+                     params=pairs(args.param, "--param"))
+        print(os.path.relpath(path, LAB_ROOT) if path.startswith(LAB_ROOT + os.sep) else path)
+    elif args.verb == "list":
+        for r in load(root, args.base, args.kind):
+            if args.base and r.base != args.base:
+                continue
+            print("%s/%s/%s  %s  %s  %s" % (r.base, r.kind, r.id, ",".join(r.meta["clock"]),
+                                          r.meta["lab_commit"][:12], r.meta["what"]))
+    elif args.verb == "show":
+        print(show(find(root, args.record)))
+    elif args.verb == "latest":
+        found = [r for r in load(root, args.base, args.kind, args.name) if r.base == args.base]
+        if not found:
+            raise Error("no %s record of %s%s in %s" % (args.kind, args.base,
+                                                        " named " + args.name if args.name else "", root))
+        print(found[-1].path)
+    elif args.verb == "supersede":
+        for r in mark_superseded(root):
+            print("%s/%s/%s  superseded by %s" % (r.base, r.kind, r.id, r.superseded_by))
+    elif args.verb == "fields":
+        print(json.dumps(lab_fields(args.kind, args.base), indent=1, ensure_ascii=False))
+    elif args.verb == "ktap":
+        try:
+            with open(args.log, encoding="utf-8", errors="replace") as f:
+                summary = ktap_summary(f.read())
+        except OSError as e:
+            raise Error("%s: %s" % (args.log, e.strerror)) from None
+        summary.update({k: v for k, v in (("seconds", args.seconds), ("cache", args.cache)) if v is not None})
+        print(json.dumps(summary, indent=1, sort_keys=True))
+    elif args.verb == "check":
+        paths = [find(root, r).path for r in args.records] if args.records else record_dirs(root)
+        bases, commits = lab_bases(), git_commits(LAB_ROOT)
+        problems = [p for path in paths for p in check_record(path, LAB_ROOT, bases, commits)]
+        for p in problems:
+            print(p)
+        print("%d records, %d problem(s)" % (len(paths), len(problems)), file=sys.stderr)
+        return 1 if problems else 0
+    return 0

@@ -1,20 +1,20 @@
 """Results of the BPF selftests runs of scripts/regress.sh.
 
-  regress_results.py plan ALL DENYLIST ALLOW TODO DENIED
+  readout.py regress-results plan ALL DENYLIST ALLOW TODO DENIED
       the test_progs tests to run, and those the DENYLIST names (see plan())
-  regress_results.py parse SUITE OUTPUT DENYLIST WALL [CONSOLE] > SUITE.json
+  readout.py regress-results parse SUITE OUTPUT DENYLIST WALL [CONSOLE] > SUITE.json
       one suite's output (regress-guest.sh markers and the suite's own lines, with the host's
       `lab-regress: lost NAME WHY` lines for a VM that died) to one record per test and subtest;
       the kernel's splats on CONSOLE, each with the test it came in
-  regress_results.py summary LABEL=DIR...
+  readout.py regress-results summary LABEL=DIR...
       pass / fail / skip counts and wall time per suite, a Markdown table
-  regress_results.py diff BASE-DIR SERIES-DIR
+  readout.py regress-results diff BASE-DIR SERIES-DIR
       tests that pass (or skip) on the base and do not pass on the series; exit 1 if any, naming them
-  regress_results.py record DOC LABEL=DIR...
+  readout.py regress-results record DOC LABEL=DIR...
       each side's results (its *.json and about) copied to DOC/LABEL, for make regress RECORD=1,
       through DOC/LABEL.new: a side that is DOC/LABEL already (regress.sh -B of the recorded base)
       is read before it is replaced
-  regress_results.py marks QUESTION OUTPUT [NAME]
+  readout.py regress-results marks QUESTION OUTPUT [NAME]
       what regress.sh's resume loop asks of a suite's output (its lab-regress: markers, read here
       only): finished (the tests that ended or were lost, sorted, one a line), failed (of those,
       the ones that ended with a non-zero status or were lost), started (the last test started,
@@ -40,6 +40,8 @@ import os
 import re
 import shutil
 import sys
+
+from . import cli
 
 BAD = ("FAIL", "TIMEOUT", "CRASH", "HANG")
 # What starts a splat in the kernel log: BPF CI's SPLAT list, and lockdep's and KCSAN's reports.
@@ -136,7 +138,7 @@ def put_json_summary(put, name, text, rc):
         counts = {k: int(j[k]) for k in ("success", "skipped", "failed")}
         results = j["results"]
     except (ValueError, KeyError, TypeError) as e:
-        raise SystemExit(f"regress_results.py: {name}: unreadable test_progs JSON summary: {e}")
+        raise cli.Error(f"{name}: unreadable test_progs JSON summary: {e}")
     for r in results:
         extra = {"log": log_excerpt(r["message"])} if r.get("message") else {}
         put(r["name"], "FAIL" if r["failed"] else "OK", **extra)
@@ -166,7 +168,7 @@ def parse(suite, output, denied_file, wall, console=None):
 
     if console and not os.path.exists(console):
         # the runs' kernel log holds their splats: results without it are not results
-        raise SystemExit(f"regress_results.py: {output}: its console {console} is missing, "
+        raise cli.Error(f"{output}: its console {console} is missing, "
                          "so the splats of its runs are unknown")
     with open(denied_file) as f:
         deny = f.read().split()
@@ -367,7 +369,7 @@ def record(doc, args):
     """Copy each LABEL=DIR's results to DOC/LABEL, keeping only what the repository holds."""
     for label, kdir in (a.split("=", 1) for a in args):
         if not re.fullmatch(r"[A-Za-z0-9_-]+", label):
-            raise SystemExit(f"regress_results.py record: bad label '{label}' (letters, digits, _ and -)")
+            raise cli.Error(f"record: bad label '{label}' (letters, digits, _ and -)")
         dest = os.path.join(doc, label)
         staged = dest + ".new"
         shutil.rmtree(staged, ignore_errors=True)
@@ -379,7 +381,8 @@ def record(doc, args):
         os.rename(staged, dest)
 
 
-def main(argv):
+def main(argv, prog):
+    argv = [prog, *argv]
     if len(argv) == 7 and argv[1] == "plan":
         plan(*argv[2:])
         return 0
@@ -401,10 +404,4 @@ def main(argv):
     if len(argv) >= 4 and argv[1] == "record" and all("=" in a for a in argv[3:]):
         record(argv[2], argv[3:])
         return 0
-    print(__doc__.strip(), file=sys.stderr)
-    return 2
-
-
-def cli():
-    """scripts/regress_results.py"""
-    return main(sys.argv)
+    return cli.usage_error(prog, "expected plan, parse, summary, diff, record or marks, with its arguments")

@@ -1,7 +1,7 @@
 """Spread of repeated trials in make compare's trials.csv files: for each clock, variant, possible
 CPU count and benchmark with more than one trial, max/min - 1; prints its median, 90th percentile
 and maximum per clock.
-    scripts/spread.py [-x GLOB] records/*/compare/*/trials.csv
+    scripts/readout.py spread [-x GLOB] records/*/compare/*/trials.csv
     -x GLOB   leave out the benchmarks whose name matches GLOB (e.g. 'rhash-*')
 """
 import collections
@@ -9,23 +9,21 @@ import csv
 import fnmatch
 import sys
 
+from . import cli
 
-def main(args):
-    if args[:1] in (["-h"], ["--help"]):
-        print(__doc__.strip())
-        sys.exit(0)
+
+def main(args, prog):
     exclude = None
     if args[:1] == ["-x"] and len(args) > 1:
         exclude, args = args[1], args[2:]
     if not args or args[0].startswith("-"):
-        sys.exit("spread.py: %s (usage: scripts/spread.py [-x GLOB] TRIALS.csv...)" %
-                 ("no trials.csv given" if not args else "no such option: " + args[0]))
+        return cli.usage_error(prog, "no trials.csv given" if not args else "no such option: " + args[0])
     groups = collections.defaultdict(list)
     for path in args:
         try:
             rows = list(csv.DictReader(open(path)))
         except OSError as e:
-            sys.exit("spread.py: %s: %s" % (path, e.strerror))
+            raise cli.Error("%s: %s" % (path, e.strerror)) from None
         for row in rows:
             if exclude and fnmatch.fnmatch(row["benchmark"], exclude):
                 continue
@@ -37,8 +35,3 @@ def main(args):
         if s:
             print("%s: %d groups, spread median %.2f%%, 90th percentile %.2f%%, max %.2f%%"
                   % (clock, len(s), s[len(s) // 2], s[int(len(s) * 0.9)], s[-1]))
-
-
-def cli():
-    """scripts/spread.py"""
-    return main(sys.argv[1:])

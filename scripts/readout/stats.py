@@ -11,6 +11,8 @@ import statistics
 import sys
 from collections import OrderedDict
 
+from . import cli
+
 ALPHA = 0.05
 
 
@@ -146,18 +148,14 @@ def plot(rows, outdir):
     return written
 
 
-def main(argv):
-    if len(argv) not in (2, 3):
-        sys.exit("usage: stats.py TRIALS.csv [PLOT_DIR]")
+def main(argv, prog):
+    argv = [prog, *argv]
+    if len(argv) not in (2, 3) or argv[1].startswith("-"):
+        return cli.usage_error(prog, "expected TRIALS.csv [PLOT_DIR]")
     rows = load(argv[1])
     if not rows:
-        sys.exit(f"error: no trials in {argv[1]}")
+        raise cli.Error(f"no trials in {argv[1]}")
     print(table(rows))
     if len(argv) == 3:
         for path in plot(rows, argv[2]):
             print(f"plot: {path}", file=sys.stderr)
-
-
-def cli():
-    """scripts/stats.py"""
-    return main(sys.argv)

@@ -9,6 +9,7 @@ import tempfile
 import unittest
 
 from readout import benchout
+from readout import cli as readout_cli
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata", "benchout")
 
@@ -19,7 +20,8 @@ def fixture(name):
 
 
 def cli(*args, stdin=None):
-    """(exit status, stdout, stderr) of benchout.py ARGS, as bash sees it."""
+    """(exit status, stdout, stderr) of readout.py benchout ARGS, as bash sees it (readout/cli.py's
+    one line for an error)."""
     out, err = io.StringIO(), io.StringIO()
     old_stdin = benchout.sys.stdin
     if stdin is not None:
@@ -27,9 +29,9 @@ def cli(*args, stdin=None):
     try:
         with contextlib.redirect_stderr(err):
             try:
-                rc = benchout.main(["benchout.py", *args], out=out)
+                rc = benchout.main(list(args), out=out)
             except benchout.BenchOutputError as e:
-                print(f"benchout: {e}", file=err)
+                print(f"readout.py benchout: error: {e}", file=err)
                 rc = 1
     finally:
         benchout.sys.stdin = old_stdin
@@ -308,20 +310,22 @@ class Cli(unittest.TestCase):
         rc, out, err = cli("rate", stdin="Setting up benchmark 'bpf-hashmap-full-update'...\n"
                            "0:hash_map_full_perf 347060 events per sec\n")
         self.assertEqual((rc, out), (1, ""))
-        self.assertEqual(err, "benchout: no Summary line in bench's output "
+        self.assertEqual(err, "readout.py benchout: error: no Summary line in bench's output "
                               "(last line: '0:hash_map_full_perf 347060 events per sec')\n")
 
     def test_two_runs_for_one_result(self):
         rc, _, err = cli("rate", os.path.join(DATA, "summaries-only.log"))
-        self.assertEqual((rc, err), (1, "benchout: 4 runs of bench with a Summary line, expected one\n"))
+        self.assertEqual((rc, err), (1, "readout.py benchout: error: 4 runs of bench with a Summary line, expected one\n"))
 
     def test_missing_file_and_usage(self):
         rc, _, err = cli("rate", "/nonexistent/out")
-        self.assertEqual((rc, err), (1, "benchout: /nonexistent/out: No such file or directory\n"))
+        self.assertEqual((rc, err), (1, "readout.py benchout: error: /nonexistent/out: No such file or directory\n"))
         rc, _, err = cli("frobnicate")
         self.assertEqual(rc, 2)
         self.assertEqual(len(err.splitlines()), 1)
-        self.assertEqual(cli("--help")[0], 0)
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            self.assertEqual(readout_cli.main(["benchout", "--help"]), 0)
+        self.assertIn("scripts/readout.py benchout COMMAND", out.getvalue())
 
 
 # A suite run's output (scripts/guest/suite.sh), and its summary rows as suite.sh printed them in
@@ -394,10 +398,10 @@ class Runs(unittest.TestCase):
         self.assertEqual(run["results"][2]["map_growth"]["text"], ["0.63", "0.01", "0.70"])
 
     def test_bad_field_and_bad_runs(self):
-        self.assertEqual(cli("run", "-", "nokey", stdin="")[2], "benchout: run: expected KEY=VALUE, got 'nokey'\n")
+        self.assertEqual(cli("run", "-", "nokey", stdin="")[2], "readout.py benchout: error: run: expected KEY=VALUE, got 'nokey'\n")
         self.assertEqual(cli("summary", stdin="not json\n")[:1], (1,))
         rc, _, err = cli("summary", stdin='{"runner": "suite"}\n')
-        self.assertEqual((rc, err), (1, "benchout: line 1: not a run of scripts/measure.sh (no results)\n"))
+        self.assertEqual((rc, err), (1, "readout.py benchout: error: line 1: not a run of scripts/measure.sh (no results)\n"))
         with self.assertRaisesRegex(benchout.BenchOutputError, "malformed lab line"):
             benchout.run_record("lab-missing: x\n", [])
         # a reader of lab-result lines only passes the lab-missing ones by
@@ -424,7 +428,7 @@ class Runs(unittest.TestCase):
                              "icount,base,1,2,htab-mem,htab-mem-churn-bpf-ma,5.58,k/s\n"
                              "wall,series,1,64,local-storage,ls-seq-get-1,5.000,M ops/s\n", ""))
         rc, _, err = cli("trials-csv", stdin=runs_file(("", ["label.clock=icount"])))
-        self.assertEqual((rc, err), (1, "benchout: a run without the label variant (trials-csv)\n"))
+        self.assertEqual((rc, err), (1, "readout.py benchout: error: a run without the label variant (trials-csv)\n"))
 
     def test_scaling_table_is_that_of_the_awk_program(self):
         lines = SCALING_LOG.splitlines(keepends=True)  # two runs: the table is over the whole file
@@ -448,7 +452,7 @@ class Runs(unittest.TestCase):
             self.assertEqual([json.loads(line)["status"] for line in lines], [0, 3, 1])
             self.assertEqual(lines[0], cli("run", "-", "runner=suite", "status=0", stdin=one)[1].rstrip("\n"))
             self.assertEqual(cli("run", "-a", runs, "-", "runner=suite", stdin="")[2],
-                             "benchout: no field 'status' in the last run\n")
+                             "readout.py benchout: error: no field 'status' in the last run\n")
             self.assertEqual(cli("run", "-a", os.path.join(d, "no", "runs"), "-", "status=0", stdin="")[:2], (1, ""))
 
     def test_report_is_summary_commit_and_clock_in_one_reading(self):
@@ -463,15 +467,15 @@ class Runs(unittest.TestCase):
                 self.assertEqual(f.read(), cli("summary", stdin=runs)[1])
             with open(path, "w") as f:
                 f.write(runs_file((SUITE_LOG, ["runner=suite", "clock=icount"])))
-            self.assertEqual(cli("report", path, table)[2], "benchout: no field 'bench' in the last run\n")
-        self.assertEqual(cli("report", "x")[2], "benchout: report takes RUNS TABLE\n")
+            self.assertEqual(cli("report", path, table)[2], "readout.py benchout: error: no field 'bench' in the last run\n")
+        self.assertEqual(cli("report", "x")[2], "readout.py benchout: error: report takes RUNS TABLE (readout.py benchout -h)\n")
 
     def test_clock_and_field(self):
         runs = runs_file(("", ["clock=icount", "bench=HEAD=0123456789ab"]), ("", ["clock=wall-tcg"]),
                          ("", ["clock=icount", "bench=base=ba5eba5eba5e"]))
         self.assertEqual(cli("clock", stdin=runs), (0, "icount,wall-tcg\n", ""))
         self.assertEqual(cli("field", "bench", stdin=runs), (0, "base=ba5eba5eba5e\n", ""))
-        self.assertEqual(cli("field", "nosuch", stdin=runs)[2], "benchout: no field 'nosuch' in the last run\n")
+        self.assertEqual(cli("field", "nosuch", stdin=runs)[2], "readout.py benchout: error: no field 'nosuch' in the last run\n")
 
 
 

@@ -6,7 +6,7 @@ import os
 import tempfile
 import unittest
 
-from readout import cover_letter
+from readout import cli, cover_letter
 
 COVER = """From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 From: A Developer <dev@example.org>
@@ -77,7 +77,7 @@ class Main(unittest.TestCase):
     def run_main(self, *args):
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
-            rc = cover_letter.main(["cover_letter.py", *args])
+            rc = cli.main(["cover-letter", *args])
         return rc, err.getvalue()
 
     def test_fills_the_file_in_place(self):
@@ -94,12 +94,12 @@ class Main(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             missing = os.path.join(d, "missing")
             rc, err = self.run_main(missing, missing, missing)
-            self.assertEqual((rc, err), (1, "error: %s: No such file or directory\n" % missing))
+            self.assertEqual((rc, err), (1, "readout.py cover-letter: error: %s: No such file or directory\n" % missing))
             done = os.path.join(d, "done")
             with open(done, "w") as f:
                 f.write("From: nobody\n\nno placeholders\n")
             rc, err = self.run_main(done, done, done)
-            self.assertEqual((rc, err), (1, "error: %s: no cover letter placeholders in the first message\n" % done))
+            self.assertEqual((rc, err), (1, "readout.py cover-letter: error: %s: no cover letter placeholders in the first message\n" % done))
             with open(done) as f:
                 self.assertEqual(f.read(), "From: nobody\n\nno placeholders\n")
             self.assertEqual(self.run_main(done)[0], 2)

@@ -9,7 +9,7 @@ import subprocess
 import tempfile
 import unittest
 
-from readout import findings, records
+from readout import cli, findings, records
 from readout.testkit import ENV, TRIALS_64, write
 
 T0 = datetime.datetime(2026, 12, 5, 10, 0, 0, tzinfo=datetime.timezone.utc)
@@ -55,7 +55,7 @@ class Fixture(unittest.TestCase):
     def run_main(self, *args):
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            rc = findings.main(["--root", self.root, *args])
+            rc = cli.main(["findings", "--root", self.root, *args])
         return rc, out.getvalue(), err.getvalue()
 
     def tables(self):
@@ -187,7 +187,7 @@ class PageTest(Fixture):
             self.page(text)
             rc, _, err = self.run_main("--check")
             self.assertEqual(rc, 1, text)
-            self.assertIn("error: Documentation/findings/" + message, err)
+            self.assertIn("readout.py findings: error: Documentation/findings/" + message, err)
 
     def test_picture_is_drawn_again_to_the_byte_and_follows_its_record(self):
         self.page("# Pop\n\n<!-- table: plot-exhausted series pop.svg (make findings) -->\n<!-- end of table -->\n")

@@ -68,11 +68,11 @@ class Table(unittest.TestCase):
             t.parse("htab-mem: overwrite bpf-ma barrier 1.0 x 1 1\n")
 
     def test_cli(self):
-        entry = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "htab_mem_table.py")
-        p = subprocess.run([sys.executable, entry, "table"],
+        entry = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "readout.py")
+        p = subprocess.run([sys.executable, entry, "htab-mem-table", "table"],
                            input="", capture_output=True, text=True)
-        self.assertEqual((p.returncode, p.stderr), (1, "htab_mem_table: no htab-mem: lines\n"))
-        p = subprocess.run([sys.executable, entry, "bogus"],
+        self.assertEqual((p.returncode, p.stderr), (1, "readout.py htab-mem-table: error: no htab-mem: lines\n"))
+        p = subprocess.run([sys.executable, entry, "htab-mem-table", "bogus"],
                            input="", capture_output=True, text=True)
         self.assertEqual(p.returncode, 2)
 

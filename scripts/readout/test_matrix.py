@@ -9,7 +9,7 @@ import shutil
 import tempfile
 import unittest
 
-from readout import matrix, records, testkit
+from readout import cli, matrix, records, testkit
 from readout.testkit import TRIALS_64, write
 
 ENV = dict(testkit.ENV, GIT_AUTHOR_DATE="2026-12-01T00:00:00Z", GIT_COMMITTER_DATE="2026-12-01T00:00:00Z")
@@ -103,7 +103,7 @@ class Lab:
     def run(self, *args):
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            rc = matrix.main(["--root", self.root, *args])
+            rc = cli.main(["matrix", "--root", self.root, *args])
         return rc, out.getvalue(), err.getvalue()
 
 
@@ -422,7 +422,7 @@ class ReadmeTest(Fixture):
         rc, out, _ = self.lab.run("--recorder", "gate", "6.12")
         self.assertEqual((rc, out), (0, "tests/series/applies.sh\n"))
         rc, _, err = self.lab.run("--recorder", "speed", "6.1")
-        self.assertEqual((rc, err), (1, "error: row speed has no evidence record for 6.1 (config/matrix)\n"))
+        self.assertEqual((rc, err), (1, "readout.py matrix: error: row speed has no evidence record for 6.1 (config/matrix)\n"))
 
 
 class ConfigTest(unittest.TestCase):

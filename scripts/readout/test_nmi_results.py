@@ -9,6 +9,7 @@ import os
 import tempfile
 import unittest
 
+from readout import cli
 from readout import nmi_results as nr
 
 LOG = """\
@@ -48,7 +49,7 @@ class Main(unittest.TestCase):
     def run_main(self, argv):
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            rc = nr.main(argv)
+            rc = cli.main(["nmi-results", *argv])
         return rc, out.getvalue(), err.getvalue()
 
     def test_table_names_each_kernel_with_its_splats(self):

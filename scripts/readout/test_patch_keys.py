@@ -1,37 +1,38 @@
-"""Unit tests of patch_keys.py: on every base's patches/, the same patches in the same order as
-scripts/lib/patches.sh's series_patches and the same keys as its patch_key; and a patch's key is
-the key (commit_key) of the commit it came from, which is what scripts/tree.sh compares."""
+"""Unit tests of patch_keys.py: a patch's key is the key (commit_key) of the commit it came from,
+which is what scripts/tree.sh and series.sh compare; readout.py keys gives them, one a line, in the
+order asked; and every base's patches/ has its series and keys."""
+import contextlib
+import io
 import os
-import subprocess
 import tempfile
 import unittest
 
-from readout import LAB_ROOT, patch_keys, records
-from readout.testkit import ENV, git, write
+from readout import LAB_ROOT, cli, patch_keys, records
+from readout.testkit import git, write
 
 
-def lib_sh(script, *args, tree=LAB_ROOT):
-    """The output lines of SCRIPT run with scripts/lib.sh sourced (ARGS as $1...)."""
-    env = {k: v for k, v in ENV.items() if k != "BASE"}
-    env["LAB_TREE"] = tree
-    p = subprocess.run(["bash", "-c", '. "$0/scripts/lib.sh" && ' + script, LAB_ROOT, *args],
-                       capture_output=True, text=True, env=env)
-    if p.returncode:
-        raise AssertionError("scripts/lib.sh: %s" % p.stderr.strip())
-    return p.stdout.splitlines()
+def keys(*argv):
+    """readout.py keys ARGV...: its exit status and output lines."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = cli.main(["keys", *argv])
+    return rc, out.getvalue().splitlines()
 
 
 class RealPatchesTest(unittest.TestCase):
-    def test_every_base_as_lib_sh(self):
+    def test_every_base(self):
         bases = records.lab_bases()
         self.assertGreaterEqual(len(bases), 3)
         for base in bases:
             d = os.path.join(LAB_ROOT, "patches", base)
             with self.subTest(base=base):
-                want = lib_sh('for f in $(series_patches "$1"); do echo "$f $(patch_key "$f")"; done', d)
-                got = ["%s %s %s" % (f, *patch_keys.patch_key(f, LAB_ROOT)) for f in patch_keys.series_patches(d)]
-                self.assertGreater(len(got), 1)
-                self.assertEqual(got, want)
+                found = patch_keys.series_patches(d)
+                self.assertGreater(len(found), 1)
+                self.assertFalse([f for f in found if os.path.basename(f).startswith("0000-")])
+                rc, got = keys("-C", LAB_ROOT, *found)
+                self.assertEqual(rc, 0)
+                self.assertEqual(got, ["%s %s" % patch_keys.patch_key(f, LAB_ROOT) for f in found])
+                self.assertFalse([k for k in got if k.startswith("empty ")])
 
 
 class CommitKeyTest(unittest.TestCase):
@@ -46,9 +47,27 @@ class CommitKeyTest(unittest.TestCase):
             git(repo, "commit", "-q", "-a", "-m", "bpf: a change\n\nWhy it is made,\nover two lines.\n\nSigned-off-by: t <t@t>")
             patch = git(repo, "format-patch", "-1", "-o", tmp, "HEAD")
             commit = git(repo, "rev-parse", "HEAD")
-            want = lib_sh('commit_key "$1" "$2"', repo, commit, tree=repo)
-            self.assertEqual([" ".join(patch_keys.patch_key(patch, repo))], want)
+            self.assertEqual(patch_keys.patch_key(patch, repo), patch_keys.commit_key(repo, commit))
             self.assertNotEqual(patch_keys.patch_key(patch, repo)[0], "empty")
+            # in a batch, in the order asked; the base commit changes a file from nothing
+            rc, got = keys("-C", repo, "--commits", commit, "HEAD~1", commit)
+            self.assertEqual(rc, 0)
+            self.assertEqual(got[0], "%s %s" % patch_keys.patch_key(patch, repo))
+            self.assertEqual(got[2], got[0])
+            self.assertNotEqual(got[1], got[0])
+            # another message, the same change: another key
+            git(repo, "commit", "-q", "--amend", "-m", "bpf: a change\n\nWhy it is made.")
+            self.assertEqual(keys("-C", repo, "--commits", "HEAD")[1][0].split()[0], got[0].split()[0])
+            self.assertNotEqual(keys("-C", repo, "--commits", "HEAD")[1], got[:1])
+
+    def test_one_line_errors(self):
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            self.assertEqual(keys("/nonexistent.patch")[0], 1)
+            self.assertEqual(err.getvalue(), "readout.py keys: error: /nonexistent.patch: No such file or directory\n")
+        with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit) as e:
+            keys("--commits", "HEAD")
+        self.assertEqual(e.exception.code, 2)
+        self.assertEqual(err.getvalue(), "readout.py keys: error: --commits needs -C DIR (readout.py keys -h)\n")
 
 
 if __name__ == "__main__":

@@ -6,12 +6,11 @@ import io
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 import unittest
 
-from readout import records
-from readout.testkit import ENV, git, write
+from readout import cli, patch_keys, records
+from readout.testkit import git, write
 
 WHEN = datetime.datetime(2026, 12, 5, 10, 20, 30, tzinfo=datetime.timezone.utc)
 
@@ -66,12 +65,11 @@ class WriteTest(Fixture):
         self.assertEqual(meta["series"][0]["paths"], ["kernel/bpf/a.c"])
         self.assertEqual(records.check_record(path, self.lab, ["6.1", "7.3"]), [])
 
-    def test_patch_keys_are_lib_sh_s(self):
+    def test_patch_keys_are_make_trees(self):
+        # the keys make tree compares (readout.py keys: patch_keys.patch_key)
         keys = records.series_keys(os.path.join(self.lab, "patches/7.3"), self.lab)
         f = os.path.join(self.lab, "patches/7.3/0001-a.patch")
-        out = subprocess.run(["bash", "-c", '. "$0/scripts/lib.sh" && patch_key "$1"', records.LAB_ROOT, f],
-                             capture_output=True, text=True, env=dict(ENV, LAB_TREE=self.lab)).stdout.split()
-        self.assertEqual([keys[0]["patch_id"], keys[0]["message"]], out)
+        self.assertEqual((keys[0]["patch_id"], keys[0]["message"]), patch_keys.patch_key(f, self.lab))
         self.assertNotEqual(keys[0]["patch_id"], keys[1]["patch_id"])
 
     def test_a_base_of_several_series_is_read_in_order(self):
@@ -212,12 +210,12 @@ class CheckTest(Fixture):
         os.environ["LAB_RECORDS"] = os.path.join(self.lab, "records")
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                rc_write = records.main(["write", "--kind", "evidence", "--name", "vm-boot", "--clock", "none",
+                rc_write = cli.main(["records", "write", "--kind", "evidence", "--name", "vm-boot", "--clock", "none",
                                          "--status", "3", "--what", "a row", "--command", "BASE=7.3 x", "--base", "7.3",
                                          "output.log=" + os.path.join(self.out, "trials.csv")])
-                rc_show = records.main(["show", "7.3/compare/20261205-102030-speed"])
-                rc_latest = records.main(["latest", "--base", "7.3", "--kind", "compare"])
-                rc_none = records.main(["latest", "--base", "6.1", "--kind", "compare"])
+                rc_show = cli.main(["records", "show", "7.3/compare/20261205-102030-speed"])
+                rc_latest = cli.main(["records", "latest", "--base", "7.3", "--kind", "compare"])
+                rc_none = cli.main(["records", "latest", "--base", "6.1", "--kind", "compare"])
         finally:
             os.environ.clear()
             os.environ.update(env)
@@ -227,7 +225,7 @@ class CheckTest(Fixture):
                          [("BASE=7.3 x", 3, ["output.log"])])
         self.assertIn("7.3/compare/20261205-102030-speed: icount full map\n  command:    make compare\n", out.getvalue())
         self.assertIn("/records/7.3/compare/20261205-102030-speed\n", out.getvalue())
-        self.assertIn("records.py: error: no compare record of 6.1 in ", err.getvalue())
+        self.assertIn("readout.py records: error: no compare record of 6.1 in ", err.getvalue())
 
 
 class KtapTest(unittest.TestCase):

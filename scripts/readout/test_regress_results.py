@@ -11,6 +11,7 @@ import os
 import tempfile
 import unittest
 
+from readout import cli
 from readout import regress_results as rr
 
 PROGS_OUT = """\
@@ -135,12 +136,12 @@ class Marks(unittest.TestCase):
                 f.write(PROGS_OUT)
             buf = io.StringIO()
             with contextlib.redirect_stdout(buf):
-                self.assertEqual(rr.main(["regress_results.py", "marks", "failed", path]), 0)
-                self.assertEqual(rr.main(["regress_results.py", "marks", "ended", path, "map_kptr"]), 1)
-                self.assertEqual(rr.main(["regress_results.py", "marks", "done", path]), 0)
+                self.assertEqual(cli.main(["regress-results", "marks", "failed", path]), 0)
+                self.assertEqual(cli.main(["regress-results", "marks", "ended", path, "map_kptr"]), 1)
+                self.assertEqual(cli.main(["regress-results", "marks", "done", path]), 0)
             self.assertEqual(buf.getvalue(), "bpf_cookie\nbtf\nfor_each\nmap_kptr\ntimer\n")
             with contextlib.redirect_stderr(io.StringIO()):
-                self.assertEqual(rr.main(["regress_results.py", "marks", "ended", path]), 2)
+                self.assertEqual(cli.main(["regress-results", "marks", "ended", path]), 2)
 
 
 class Results(unittest.TestCase):
@@ -220,10 +221,10 @@ class Results(unittest.TestCase):
 
     def test_unreadable_json_is_one_line(self):
         text = "lab-regress: start a\nlab-regress: end a rc=0 secs=1\nlab-regress: json a {\"success\": 1}\n"
-        with self.assertRaises(SystemExit) as e:
+        with self.assertRaises(cli.Error) as e:
             self.parse("test_progs", text)
         self.assertEqual(str(e.exception),
-                         "regress_results.py: a: unreadable test_progs JSON summary: 'skipped'")
+                         "a: unreadable test_progs JSON summary: 'skipped'")
 
     def test_missing_console_is_one_line(self):
         # runs kept without their kernel log (a copy of .out alone): their splats are unknown
@@ -231,9 +232,9 @@ class Results(unittest.TestCase):
             f.write(PROGS_OUT)
         with open(self.path("denied"), "w") as f:
             f.write("")
-        with self.assertRaises(SystemExit) as e:
+        with self.assertRaises(cli.Error) as e:
             rr.parse("test_progs", self.path("out"), self.path("denied"), "1", self.path("console"))
-        self.assertEqual(str(e.exception), f"regress_results.py: {self.path('out')}: its console "
+        self.assertEqual(str(e.exception), f"{self.path('out')}: its console "
                          f"{self.path('console')} is missing, so the splats of its runs are unknown")
 
     def test_splats_belong_to_their_test(self):
@@ -400,7 +401,7 @@ class Results(unittest.TestCase):
     def test_record_refuses_a_label_that_is_a_path(self):
         with tempfile.TemporaryDirectory() as tmp:
             for label in ("", "..", "a/b"):
-                with self.assertRaises(SystemExit):
+                with self.assertRaises(cli.Error):
                     rr.record(tmp, [label + "=" + tmp])
             self.assertTrue(os.path.isdir(tmp))
 

@@ -1,14 +1,17 @@
-"""Unit tests of splats.py: the same splat lines as scripts/lib/guest.sh's log_splats, and the same
-unknown ones as its unknown_splats, on every VM log of the records (check-debug's consoles and the
-NMI runs' logs) with each base's known-splats; and on a log built here."""
+"""Unit tests of splats.py, the one judge of a VM run's splats: the splat lines of a log built here,
+and the unknown ones; readout.py judge on the logs of a run, and on every VM log of the records
+(check-debug's consoles and the NMI runs' logs) with each base's known-splats; its --pattern, which
+the guest greps its dmesg with, finds what SPLAT_RE finds."""
+import contextlib
 import glob
+import io
 import os
 import subprocess
 import tempfile
 import unittest
 
-from readout import LAB_ROOT, splats
-from readout.testkit import ENV, write
+from readout import LAB_ROOT, cli, splats
+from readout.testkit import write
 
 LOG = """\
 [    1.000000] Linux version 7.3.4
@@ -21,18 +24,12 @@ BUG: not a kernel message
 """
 
 
-def lib_sh(script, *args, stdin=""):
-    env = {k: v for k, v in ENV.items() if k != "BASE"}
-    p = subprocess.run(["bash", "-c", '. "$0/scripts/lib.sh" && ' + script, LAB_ROOT, *args],
-                       input=stdin, capture_output=True, text=True, env=env, errors="replace")
-    if p.returncode:
-        raise AssertionError("scripts/lib.sh: %s" % p.stderr.strip())
-    return p.stdout.splitlines()
-
-
-def read(path):
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return f.read()
+def judge(*argv):
+    """readout.py judge ARGV...: its exit status, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = cli.main(["judge", *argv])
+    return rc, out.getvalue(), err.getvalue()
 
 
 class SplatsTest(unittest.TestCase):
@@ -45,16 +42,30 @@ class SplatsTest(unittest.TestCase):
         self.assertEqual(splats.unknown_splats(got, known), got[1:])
         self.assertEqual(splats.unknown_splats(got, ""), got)
 
-    def test_a_log_as_lib_sh(self):
+    def test_a_run_judged(self):
         with tempfile.TemporaryDirectory() as tmp:
-            write(tmp, "log", LOG)
-            write(tmp, "known", "pcpu_freelist_pop\n")
-            self.assertEqual(splats.log_splats(LOG), lib_sh('log_splats "$1"', os.path.join(tmp, "log")))
-            self.assertEqual(splats.unknown_splats(splats.log_splats(LOG), "pcpu_freelist_pop\n"),
-                             lib_sh('log_splats "$1" | unknown_splats "$2"', os.path.join(tmp, "log"),
-                                    os.path.join(tmp, "known")))
+            write(tmp, "out", "ok 1 a test\n[    3.000000] WARNING: CPU: 1 PID: 7 at kernel/bpf/x.c:1 f+0x1/0x2\n")
+            write(tmp, "err", LOG)
+            write(tmp, "known", "pcpu_freelist_pop  # the race it tolerates\n")
+            # the splats of both logs, each once; the unknown ones named on stderr
+            rc, out, err = judge(os.path.join(tmp, "known"), os.path.join(tmp, "out"), os.path.join(tmp, "err"))
+            self.assertEqual((rc, out), (0, "3 2\n"))
+            self.assertEqual(err, "unknown splat: [    3.000000] WARNING: CPU: 1 PID: 7 at kernel/bpf/x.c:1 f+0x1/0x2\n"
+                                  "unknown splat: [    5.000000] INFO: task kworker/0:1 blocked for more than 120 seconds.\n")
+            # a base without known-splats: every splat is unknown
+            self.assertEqual(judge(os.path.join(tmp, "none"), os.path.join(tmp, "err"))[1], "3 3\n")
+            self.assertEqual(judge(os.path.join(tmp, "known"), os.path.join(tmp, "out"))[:2], (0, "1 1\n"))
 
-    def test_the_records_logs_as_lib_sh(self):
+    def test_the_pattern_as_grep_reads_it(self):
+        rc, out, _ = judge("--pattern")
+        self.assertEqual(rc, 0)
+        lines = [line for line in LOG.replace("\r", "").split("\n") if line]
+        p = subprocess.run(["grep", "-E", out.rstrip("\n")], input="\n".join(lines) + "\n",
+                           capture_output=True, text=True)
+        self.assertEqual(p.stdout.splitlines(), [line for line in lines if splats.SPLAT_RE.search(line)])
+        self.assertEqual(len(p.stdout.splitlines()), 5)
+
+    def test_the_records_logs(self):
         logs = sorted(glob.glob(os.path.join(LAB_ROOT, "records/*/check-debug/*/console.log")) +
                       glob.glob(os.path.join(LAB_ROOT, "records/*/nmi/*/*.log")))
         self.assertGreater(len(logs), 5)
@@ -62,14 +73,14 @@ class SplatsTest(unittest.TestCase):
         for log in logs:
             base = os.path.relpath(log, os.path.join(LAB_ROOT, "records")).split("/")[0]
             known = os.path.join(LAB_ROOT, "config", base, "known-splats")
-            got = splats.log_splats(read(log))
+            got = splats.log_splats(splats.read(log))
             with self.subTest(log=os.path.relpath(log, LAB_ROOT)):
-                self.assertEqual(got, lib_sh('log_splats "$1"', log))
-                self.assertEqual(splats.unknown_splats(got, read(known) if os.path.isfile(known) else ""),
-                                 lib_sh('log_splats "$1" | unknown_splats "$2"', log, known))
+                rc, out, err = judge(known, log)
+                unknown = splats.unknown_splats(got, splats.read(known))
+                self.assertEqual((rc, out), (0, "%d %d\n" % (len(got), len(unknown))))
+                self.assertEqual(err, "".join("unknown splat: %s\n" % s for s in unknown))
             found += len(got)
         self.assertGreater(found, 0)
-
 
 if __name__ == "__main__":
     unittest.main()

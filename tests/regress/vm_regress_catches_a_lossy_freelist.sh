@@ -9,7 +9,7 @@
 vm_regress_catches_a_lossy_freelist() {
 	local out rc=0 recorded
 	# the series' results of the newest full run recorded (make regress RECORD=1)
-	recorded=$("$S/records.py" latest --base "$BASE" --kind regress --name regress) || return 1
+	recorded=$("$S/readout.py" records latest --base "$BASE" --kind regress --name regress) || return 1
 	out=$("$S/regress.sh" -b HEAD -B "$recorded/series" -o "$scratch/plant" \
 		-p "$LAB_ROOT/lab/plants/freelist-lossy-pop.patch" test_maps 2>&1) || rc=$?
 	echo "$out"

@@ -9,7 +9,7 @@
 
 vm_regress_touched() {
 	local recorded
-	recorded=$("$S/records.py" latest --base "$BASE" --kind regress --name regress 2>/dev/null)/base ||
+	recorded=$("$S/readout.py" records latest --base "$BASE" --kind regress --name regress 2>/dev/null)/base ||
 		skip "no recorded run of the base: no regress record of $BASE (make regress BASE=$BASE RECORD=1)"
 	"$S/regress.sh" -B "$recorded" -o "$scratch/regress" \
 		-a "$(list_entries "$LAB_ROOT/config/ALLOWLIST" | paste -sd,)" test_progs test_verifier

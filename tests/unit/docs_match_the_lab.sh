@@ -117,10 +117,10 @@ stale_versions() {
 docs_match_the_lab() {
 	local readme=$LAB_ROOT/README.md lab=$LAB_ROOT/Documentation/lab.md spread others page missing dir bases cache
 	local version n label file stale
-	spread=$("$S/spread.py" "$LAB_ROOT"/records/*/compare/*/trials.csv | sed -n 's/^icount: .*median \([0-9.]*%\), 90th percentile \([0-9.]*%\), max \([0-9.]*%\)$/\1 \2 \3/p')
+	spread=$("$S/readout.py" spread "$LAB_ROOT"/records/*/compare/*/trials.csv | sed -n 's/^icount: .*median \([0-9.]*%\), 90th percentile \([0-9.]*%\), max \([0-9.]*%\)$/\1 \2 \3/p')
 	echo "icount spread (median, 90th percentile, max): $spread"
 	read -r median p90 max <<<"$spread"
-	others=$("$S/spread.py" -x 'rhash-*' "$LAB_ROOT"/records/*/compare/*/trials.csv | sed -n 's/^icount: .*max \([0-9.]*%\)$/\1/p')
+	others=$("$S/readout.py" spread -x 'rhash-*' "$LAB_ROOT"/records/*/compare/*/trials.csv | sed -n 's/^icount: .*max \([0-9.]*%\)$/\1/p')
 	# the icount spread is lab.md's (its QEMU facts); the knobs are the scripts' --help's
 	tr '\n' ' ' <"$lab" | grep -q "$median at the median, $p90 at the 90th percentile and $max" ||
 		{ echo "$lab does not give the icount spread as $spread"; return 1; }

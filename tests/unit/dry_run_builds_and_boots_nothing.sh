@@ -55,8 +55,8 @@ dry_run_builds_and_boots_nothing() {
 	echo "$out"
 	has "$out" '+ scripts/deps.sh' '+ kernel=$(scripts/kernel.sh -c bench "$kernel_commit")' \
 		'+ scripts/vm.sh -k "$kernel" -t * -- '"'"'scripts/guest/suite.sh -b $bench_1 -w vm * trigger'"'"' > */bench.log 2> */bench.log.err; status=$?' \
-		'+ status=$(python3 scripts/benchout.py run -a */runs.jsonl */bench.log runner=suite *)' \
-		'+ report=$(python3 scripts/benchout.py report */runs.jsonl */table.txt)' '+ tee -a */bench.log < */table.txt' || return 1
+		'+ status=$(python3 scripts/readout.py benchout run -a */runs.jsonl */bench.log runner=suite *)' \
+		'+ report=$(python3 scripts/readout.py benchout report */runs.jsonl */table.txt)' '+ tee -a */bench.log < */table.txt' || return 1
 	out=$(make -s -C "$lab" -n nmi 2>&1) || { echo "make -n nmi failed: $out"; return 1; }
 	has "$out" '+ kernel=$(scripts/kernel.sh -c regress "$kernel_commit")' \
 		'+ scripts/vm.sh -k "$kernel" * -- '"'"'scripts/guest/nmi.sh -s $selftests_dir -N $nmi_stackmap 10; rc=$?; *' \

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 findings_are_current() {
-	"$S/findings.py" --check
+	"$S/readout.py" findings --check
 }
 
 run_test findings_are_current "$@"

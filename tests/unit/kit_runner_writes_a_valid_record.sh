@@ -1,8 +1,8 @@
 #!/bin/bash
 # On a kit kernel, run-kit.sh runs every freelist row of the kit and writes one record of the lab:
-# records/7.3/bench/<id>/ with meta.json and bench.log only, which `scripts/records.py check` of
+# records/7.3/bench/<id>/ with meta.json and bench.log only, which `scripts/readout.py records check` of
 # the lab that made the kit finds valid, which names the kernel (series, its commit, uname -r, the
-# build id) and the producers, and whose log the lab reads as make bench's (scripts/benchout.py
+# build id) and the producers, and whose log the lab reads as make bench's (scripts/readout.py benchout
 # run: a result for every row). The fake kit's series kernel has the host's build id
 # (/sys/kernel/notes, read here by Python, apart from run-kit.sh's reading in bash); a getconf of
 # the test's says the machine has 5 online CPUs: the rows the lab runs at -p2 run at -p5, htab-mem's
@@ -49,8 +49,8 @@ GETCONF
 	rec=$(sed -n 's/^record: \(.*\) (copy it into .*$/\1/p' <<<"$out")
 	[[ $rec == "$scratch/lab/records/7.3/bench/"*-kit-series && -d $rec ]] || { echo "the last line names no record"; return 1; }
 	[[ $(cd "$rec" && find . -type f | sort | xargs) == "./bench.log ./meta.json" ]] || { echo "the record holds other files"; return 1; }
-	"$scratch/lab/scripts/records.py" check "$rec"
-	"$scratch/lab/scripts/records.py" show "$rec"
+	"$scratch/lab/scripts/readout.py" records check "$rec"
+	"$scratch/lab/scripts/readout.py" records show "$rec"
 	python3 - "$rec/meta.json" "$p" "$(uname -r)" "$id" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
@@ -68,14 +68,14 @@ PY
 		{ echo "full-update-existing did not run at -p1"; return 1; }
 	grep -q "^args: -w1 -d1 -p$((p - 1)) htab-mem --use-case add_del_on_diff_cpu --preallocated$" "$rec/bench.log" ||
 		{ echo "htab-mem-churn-prealloc did not run at -p$((p - 1))"; return 1; }
-	out=$(python3 "$scratch/lab/scripts/benchout.py" run "$rec/bench.log")
+	out=$(python3 "$scratch/lab/scripts/readout.py" benchout run "$rec/bench.log")
 	python3 - "$out" <<'PY'
 import json, sys
 names = sorted(r["name"] for r in json.loads(sys.argv[1])["results"] if "." not in r["name"])
 want = sorted("full-update-race full-update-race-closed full-update-full full-update-existing full-update-full-p2 "
               "htab-mem-churn-prealloc htab-mem-batch-prealloc htab-mem-overwrite-prealloc".split())
 assert names == want, "results of %s, expected %s" % (names, want)
-print("benchout.py run: a result for each of the %d rows" % len(names))
+print("readout.py benchout run: a result for each of the %d rows" % len(names))
 PY
 }
 

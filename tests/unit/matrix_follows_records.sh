@@ -3,14 +3,14 @@
 # changed (a trial of the series in a compare record; an evidence record's exit status) changes
 # its cell, and only its cell.
 # Plant: make matrix printing EVIDENCE.md back as it is instead of what the records give.
-# Plant command: sed -i 's/^        page = m.page()$/        page = open(os.path.join(args.root, args.output)).read()/' scripts/readout/matrix.py
+# Plant command: sed -i 's/^    page = m.page()$/    page = open(os.path.join(args.root, args.output)).read()/' scripts/readout/matrix.py
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 matrix_follows_records() {
 	local copy=$scratch/lab before after compare evidence changed
 	copy_matrix_lab "$copy"
-	before=$(env -u LAB_RECORDS "$copy/scripts/matrix.py" --print) || return 1
+	before=$(env -u LAB_RECORDS "$copy/scripts/readout.py" matrix --print) || return 1
 	# the newest 7.3 compare record with icount trials of the full map at 64 possible CPUs: its
 	# series' trials halved; and the newest 7.3 checkpatch record failed
 	compare=$(grep -l '^icount,series,[0-9]*,64,hashmap,full-update-full,' "$copy"/records/7.3/compare/*/trials.csv | tail -n1)
@@ -19,7 +19,7 @@ matrix_follows_records() {
 	awk -F, -v OFS=, '$1 == "icount" && $2 == "series" && $4 == 64 && $6 == "full-update-full" { $7 /= 2 } 1' \
 		"$compare" >"$compare.new" && mv "$compare.new" "$compare"
 	sed -i 's/^ "status": 0,$/ "status": 1,/' "$evidence/meta.json"
-	after=$(env -u LAB_RECORDS "$copy/scripts/matrix.py" --print) || return 1
+	after=$(env -u LAB_RECORDS "$copy/scripts/readout.py" matrix --print) || return 1
 	changed=$(diff <(echo "$before") <(echo "$after") | grep -c '^>' || true)
 	diff <(echo "$before") <(echo "$after") | grep "^>" | grep -o "| [^|]*|$" || true
 	# row 8's 7.3 cell (the last): its ratio halved with the series' trials

@@ -10,11 +10,11 @@
 matrix_ignores_prose() {
 	local copy=$scratch/lab before after pages
 	copy_matrix_lab "$copy"
-	before=$(env -u LAB_RECORDS "$copy/scripts/matrix.py" --print) || return 1
+	before=$(env -u LAB_RECORDS "$copy/scripts/readout.py" matrix --print) || return 1
 	pages=$(find "$copy/Documentation" -name '*.md' | wc -l)
 	find "$copy/Documentation" -name '*.md' -exec sed -i -e '1i Reworded.' -e 's/\<the\>/this/g; s/\<is\>/was/g; s/[0-9]/7/g' {} +
 	echo "$pages pages of Documentation/ reworded, their digits changed"
-	after=$(env -u LAB_RECORDS "$copy/scripts/matrix.py" --print) || return 1
+	after=$(env -u LAB_RECORDS "$copy/scripts/readout.py" matrix --print) || return 1
 	diff <(echo "$before") <(echo "$after") || { echo "the table changed with the wording of a page"; return 1; }
 }
 

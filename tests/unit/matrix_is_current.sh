@@ -11,7 +11,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 matrix_is_current() {
-	"$S/matrix.py" --check
+	"$S/readout.py" matrix --check
 }
 
 run_test matrix_is_current "$@"

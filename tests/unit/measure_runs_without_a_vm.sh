@@ -6,14 +6,14 @@
 # its summary row from that line exactly as scripts/guest/suite.sh's printf did in the guest; make
 # scaling prints its table from its run's line. Each lands in a run directory of the cache
 # (scripts/lib/results.sh) with a `latest` link, holding its runs file and its table, and its last
-# line names that directory. make bench reads its runs file once (benchout.py report: the table,
+# line names that directory. make bench reads its runs file once (readout.py benchout report: the table,
 # the commit and the clock), and measure.sh has the run's status from the Python that wrote its
-# line (benchout.py run -a), not from a reading of the file: one Python start on the runs file
+# line (readout.py benchout run -a), not from a reading of the file: one Python start on the runs file
 # besides the one that appends to it (five there were).
 # Plant: make bench keeping its runs in a temporary directory removed on exit, as it did before.
 # Plant command: sed -i 's|^out=$(results_dir "$target")$|out=$(mktemp -d); trap '"'"'rm -rf "$out"'"'"' EXIT|' scripts/bench.sh
 # Plant: make bench reading its runs file again for the clock.
-# Plant command: sed -i 's/^\t{ read -r rev; read -r clock; } <<<"\$report"$/&\n\tclock=$(python3 "$LAB_ROOT\/scripts\/benchout.py" clock "$runs")/' scripts/bench.sh
+# Plant command: sed -i 's/^\t{ read -r rev; read -r clock; } <<<"\$report"$/&\n\tclock=$(python3 "$LAB_ROOT\/scripts\/readout.py" benchout clock "$runs")/' scripts/bench.sh
 # Plant: the summary row's mean a column narrower than the suite printed it.
 # Plant command: sed -i "s/mean_text']:>10}/mean_text']:>9}/" scripts/readout/benchout.py
 # shellcheck source=../lib.sh
@@ -71,7 +71,7 @@ for line in open(sys.argv[1]):
 	echo "python3 on the runs file:"
 	grep -F runs.jsonl "$scratch/python3.log" | sed "s|$lab/||g; s/^/  /"
 	[[ $(grep -F runs.jsonl "$scratch/python3.log" | grep -vc ' run -a ') == 1 ]] ||
-		{ echo "expected one reading of the runs file (benchout.py report), besides the line's writer"; return 1; }
+		{ echo "expected one reading of the runs file (readout.py benchout report), besides the line's writer"; return 1; }
 	row=$(printf '  %s' "$(printf '%-28s %10s ± %-8s %-5s' "$name" 9.329 0.142 M/s)")
 	grep -qxF "lab-raw: bench $name $family" <<<"$out" || { echo "no raw run of bench from the guest"; return 1; }
 	[[ $(tail -n2 <<<"$out") == "Summary (vm, bench -w$SUITE_WARMUP -d$SUITE_DURATION):"$'\n'"$row" ]] ||

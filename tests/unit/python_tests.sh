@@ -8,7 +8,7 @@
 # Plant: the cover letter of make series and make mbox without its Cc lines.
 # Plant command: sed -i 's/ + ("\\n\\n" + cc if cc else "")$//' scripts/readout/cover_letter.py
 # Plant: patch_keys.patch_key hashing the subject and message without the blank line between them,
-# which the shell's patch_key and commit_key have (test_patch_keys).
+# which a commit's message has (commit_key; test_patch_keys).
 # Plant command: sed -i 's|subject.rstrip(b"\\n") + b"\\n\\n" + message|subject.rstrip(b"\\n") + b"\\n" + message|' scripts/readout/patch_keys.py
 # Plant: splats.log_splats counting a splat twice when both the console and dmesg have it (test_splats).
 # Plant command: sed -i 's|return sorted({line for line in lines if MESSAGE.match(line) and SPLAT_RE.search(line)})|return sorted([line for line in lines if MESSAGE.match(line) and SPLAT_RE.search(line)])|' scripts/readout/splats.py

@@ -1,10 +1,13 @@
 #!/bin/bash
-# Every lab command (scripts/, scripts/compare/, tests/plants.sh, the harness's run.sh) answers
-# --help with its usage on stdout and exit 0, and an option it does not have with one line on
-# stderr and a non-zero exit, in both cases before it does anything: the lab cache stays empty.
-# (A --help once made mbox.sh write a file named "--help", and made tree.sh update the tree.)
+# Every lab command (scripts/, scripts/compare/, tests/plants.sh, the harness's run.sh, and each
+# subcommand of the Python entry point, scripts/readout.py SUBCOMMAND) answers --help with its
+# usage on stdout and exit 0, and an option it does not have with one line on stderr and a non-zero
+# exit, in both cases before it does anything: the lab cache stays empty. (A --help once made
+# mbox.sh write a file named "--help", and made tree.sh update the tree.)
 # Plant: tree.sh taking any argument again, and running on.
 # Plant command: sed -i '/no arguments taken/d' scripts/tree.sh
+# Plant: readout.py leaving -h to its subcommands, some of which read it as a file name.
+# Plant command: sed -i 's/^    if rest in (\["-h"\], \["--help"\]):$/    if False:/' scripts/readout/cli.py
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -17,6 +20,8 @@ commands() {
 		esac
 		echo "$f"
 	done
+	# the Python entry point's subcommands, as its -h lists them
+	"$S/readout.py" -h | sed -n '/^subcommands:$/,$ s|^  \([a-z-]*\) .*|'"$S"'/readout.py \1|p'
 }
 
 scripts_answer_help_and_refuse_bad_arguments() {
@@ -24,16 +29,16 @@ scripts_answer_help_and_refuse_bad_arguments() {
 	cache=$(mktemp -d)
 	# shellcheck disable=SC2064 # expanded now
 	trap "rm -rf '$cache'" RETURN
-	while read -r f; do
-		name=${f#"$LAB_ROOT"/}
+	while read -r f sub; do
+		name=${f#"$LAB_ROOT"/}${sub:+ $sub}
 		rc=0
-		out=$(LAB_CACHE=$cache timeout 30 "$f" --help 2>/dev/null </dev/null) || rc=$?
+		out=$(LAB_CACHE=$cache timeout 30 "$f" ${sub:+"$sub"} --help 2>/dev/null </dev/null) || rc=$?
 		if ((rc != 0)) || [[ -z $out ]]; then
 			echo "# $name --help: exit $rc, ${#out} bytes on stdout"
 			fails=$((fails + 1))
 		fi
 		rc=0
-		err=$(LAB_CACHE=$cache timeout 30 "$f" --no-such-option 2>&1 >/dev/null </dev/null) || rc=$?
+		err=$(LAB_CACHE=$cache timeout 30 "$f" ${sub:+"$sub"} --no-such-option 2>&1 >/dev/null </dev/null) || rc=$?
 		if ((rc == 0 || rc == 124)) || [[ $(wc -l <<<"$err") != 1 || $err != *error:* ]]; then
 			echo "# $name --no-such-option: exit $rc, stderr:"
 			sed 's/^/#   /' <<<"$err" | head -n 5

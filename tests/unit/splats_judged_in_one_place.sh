@@ -1,14 +1,20 @@
 #!/bin/bash
 # make check-debug and make nmi judge their kernels' splats in one place: both run through
-# scripts/measure.sh -J splats (scripts/lib/splats.sh), so a splat that config/<base>/known-splats
-# does not name fails both, with the same "unknown splat:" line, and one it names fails neither;
-# no other lab script defines the pattern of a splat or reads splats from a log. On a scratch copy
-# of the lab with a tree of one commit, whose tree.sh, kernel.sh, bench-build.sh and nmi_stackmap's build.sh are fakes and
-# whose vm.sh prints a run of nmi_stackmap and, as the kernel's messages, the splat of SPLAT.
+# scripts/measure.sh -J splats, whose judge is scripts/readout/splats.py (readout.py judge, called by
+# scripts/lib/splats.sh), so a splat that config/<base>/known-splats does not name fails both, with
+# the same "unknown splat:" line, and one it names fails neither; no other file of the lab, shell or
+# Python, defines the pattern of a splat or reads splats from a log, and only splats.sh has the guest
+# grep its dmesg for them. On a scratch copy of the lab with a tree of one commit, whose tree.sh,
+# kernel.sh, bench-build.sh and nmi_stackmap's build.sh are fakes and whose vm.sh prints a run of
+# nmi_stackmap and, as the kernel's messages, the splat of SPLAT.
 # Plant: make nmi not judging its splats (its measure.sh call without -J splats).
 # Plant command: sed -i 's/ -S nmi_stackmap -J splats / -S nmi_stackmap /' scripts/nmi-stackmap.sh
 # Plant: check-debug reading the splats from the guest's output only, not the kernel's messages.
 # Plant command: sed -i 's/^\tjudged=\$(judge_splats "\$1" "\$1.err")$/\tjudged=$(judge_splats "$1")/' scripts/lib/pipeline.sh
+# Plant: a second copy of the splat's pattern, in Python (matrix.py once read splats its own way).
+# Plant command: printf '\nSPLAT_RE = re.compile(r"BUG:|WARNING:")\n' >>scripts/readout/matrix.py
+# Plant: the shell's own reading of splats again, as scripts/lib/splats.sh had before it called splats.py.
+# Plant command: printf '\nlog_splats() {\n\tgrep -hE "BUG:|WARNING:" "$@"\n}\n' >>scripts/lib/splats.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -66,11 +72,15 @@ unknown splat: [    2.500000] BUG: KCSAN: data-race in new_a / new_b"
 	[[ $got == $'check-debug.sh: passed\nnmi-stackmap.sh: passed' ]] || { echo "expected both to count the known splat, not fail"; return 1; }
 	grep -q ' 1 (0) | ok |$' "$(readlink -f "$LAB_CACHE/$BASE/results/nmi-stackmap-regress/latest")/table.md" ||
 		{ echo "the nmi table does not count the known splat"; return 1; }
-	# the one definition: no other script of the lab defines a splat's pattern, reads splats from a
-	# log or has the guest grep its dmesg for them
-	others=$(grep -rlE 'SPLAT_RE=|^(log_splats|unknown_splats|judge_splats)\(\)|dmesg.*grep -nE' "$LAB_ROOT/scripts" "$LAB_ROOT/tools" "$LAB_ROOT/config" |
-		grep -vx "$LAB_ROOT/scripts/lib/splats.sh" || true)
-	[[ -z $others ]] || { echo "splats judged outside scripts/lib/splats.sh: $others"; return 1; }
+	# the one definition: no other file of the lab, shell or Python, defines a splat's pattern or
+	# reads splats from a log; only splats.sh has the guest grep its dmesg for them
+	others=$(cd "$LAB_ROOT" || exit; {
+		grep -rlE --include='*.sh' 'SPLAT_RE=|^(log_splats|unknown_splats) *\(\)|BUG:\|WARNING:' scripts tools config
+		grep -rlE --include='*.sh' '^judge_splats *\(\)|dmesg.*grep -nE' scripts tools config | grep -vx scripts/lib/splats.sh
+		grep -rlE --include='*.py' '^ *SPLAT_RE *=|^ *def (log_splats|unknown_splats)\b|BUG:\|WARNING:' scripts tools config |
+			grep -vx scripts/readout/splats.py
+	} || true)
+	[[ -z $others ]] || { echo "splats judged outside scripts/readout/splats.py: $(xargs <<<"$others")"; return 1; }
 }
 
 run_test splats_judged_in_one_place "$@"

@@ -6,7 +6,7 @@
 # Plant: write() not marking what it replaces.
 # Plant command: sed -i 's/^    mark_superseded(root, base, kind)$/    pass/' scripts/readout/records.py
 # Plant: a findings page citing a superseded record.
-# Plant command: sed -i 's|7.3/check-debug/20261206-123241-check-debug, v5)|7.3/check-debug/20261206-101123-check-debug, v5)|' Documentation/findings/freelist.md
+# Plant command: sed -i 's|7.3/check-debug/20261207-043534-check-debug, v6)|7.3/check-debug/20261206-123241-check-debug, v6)|' Documentation/findings/freelist.md
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -14,20 +14,20 @@ superseded_records_are_marked_not_cited() {
 	local r1 r2 unmarked cited id f
 	echo measured >"$scratch/plant.log"
 	export LAB_RECORDS=$scratch/records
-	r1=$("$S/records.py" write --kind plant --name twice --what "one measurement" --command "cmd A" \
+	r1=$("$S/readout.py" records write --kind plant --name twice --what "one measurement" --command "cmd A" \
 		--clock none "$scratch/plant.log")
-	r2=$("$S/records.py" write --kind plant --name twice --what "the same, again" --command "cmd A" \
+	r2=$("$S/readout.py" records write --kind plant --name twice --what "the same, again" --command "cmd A" \
 		--clock none "$scratch/plant.log")
-	"$S/records.py" write --kind plant --name twice --what "another command" --command "cmd B" \
+	"$S/readout.py" records write --kind plant --name twice --what "another command" --command "cmd B" \
 		--clock none "$scratch/plant.log" >/dev/null
 	[[ $(cat "$r1/superseded-by" 2>/dev/null) == "$(basename "$r2")" ]] ||
 		{ echo "the first record of 'cmd A' is not marked superseded by the second"; return 1; }
 	[[ ! -e $r2/superseded-by ]] || { echo "the newest record of 'cmd A' is marked superseded"; return 1; }
-	"$S/records.py" check "$r1" "$r2"
+	"$S/readout.py" records check "$r1" "$r2"
 	unset LAB_RECORDS
-	# every record of the lab that a newer one replaces is marked (records.py supersede marks none)
+	# every record of the lab that a newer one replaces is marked (readout.py records supersede marks none)
 	unmarked=$(cp -r "$LAB_ROOT/records" "$scratch/lab-records" &&
-		LAB_RECORDS=$scratch/lab-records "$S/records.py" supersede)
+		LAB_RECORDS=$scratch/lab-records "$S/readout.py" records supersede)
 	[[ -z $unmarked ]] || { echo "records replaced by newer ones but not marked:"; echo "$unmarked"; return 1; }
 	cited=
 	while read -r f; do

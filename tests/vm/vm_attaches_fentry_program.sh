@@ -11,7 +11,7 @@ vm_attaches_fentry_program() {
 	bench_dir=$("$S/bench-build.sh" HEAD)
 	out=$(vm -- "cd $bench_dir && ./bench -w1 -d1 trig-fentry")
 	echo "$out"
-	python3 "$S/benchout.py" rate -m hits <<<"$out" >/dev/null
+	python3 "$S/readout.py" benchout rate -m hits <<<"$out" >/dev/null
 }
 
 run_test vm_attaches_fentry_program "$@"

@@ -58,7 +58,7 @@
 #   PFL_MT_MS             mt: milliseconds per run    (default 200)
 #   PFL_MT_CASES          mt: 'WORKLOAD:POSSIBLE[:NODES] ...' (default: mt_run.py's)
 #   PFL_MT_GATE           mt: 1 = gate the race cases (mt_run.py --gate)
-#   RECORD                mt, count: 1 = also write the run as a record (scripts/records.py),
+#   RECORD                mt, count: 1 = also write the run as a record (scripts/readout.py records),
 #                         records/<base>/mt/<date>-$PFL_MT_NAME (default: mt, or count)
 #   PFL_MT_TALLY          mt: 1 = the tally build (pcpu_freelist_mtt): also the
 #                         storm roles' counters per op (pops with a node, locks,
