@@ -29,7 +29,10 @@ usage: run.sh [--src DIR] [--version NAME=DIR]... [test|mt [CASE...]|count [CASE
               scan), a CASE hotcold/POSSIBLE/ENTRIES/ONLINE (default: 1k-64k entries x 2 and
               64 online x 2-256 possible): counts and hit rate from the tally build (the
               version with tally/counters.patch), instructions per op under callgrind, ns per
-              pop of 2 online threads (LRU_MT_REPS interleaved repetitions of LRU_MT_MS ms)
+              pop of 2 online threads (LRU_MT_REPS interleaved repetitions of LRU_MT_MS ms);
+              with LRU_SEEDS=N (> 1) the tally build runs every case under seeds 1-N too,
+              and the versions are judged within the base's own spread as well (rule.md,
+              seeds.md)
   capacity    keys CPU 0 leaves in a 65536-entry BPF_F_NO_COMMON_LRU map, 2 and 255 possible
   plant NAME  plants/NAME.patch on the base in a scratch copy: the tests must fail
 
@@ -40,6 +43,7 @@ usage: run.sh [--src DIR] [--version NAME=DIR]... [test|mt [CASE...]|count [CASE
 
 Environment: LRU_TREE (default $CACHE/linux), LRU_REV (lab-base),
   LRU_OBJ (build products, default $CACHE/obj/bpf_lru_list), LRU_MT_REPS (5), LRU_MT_MS (200),
+  LRU_SEEDS (scan: 1),
   RECORD=1 (mt, count, scan, capacity, plant: also write a record with scripts/records.py, kind mt,
   plant for plant, name lru-<command>[-\$LRU_RECORD_NAME]).
 EOF
@@ -130,7 +134,7 @@ record() {
 SRC_ARG=
 VERSIONS=()
 COMMAND="tools/testing/bpf_lru_list/run.sh $*"
-for k in LRU_MT_REPS LRU_MT_MS LRU_REV LRU_TREE; do
+for k in LRU_MT_REPS LRU_MT_MS LRU_SEEDS LRU_REV LRU_TREE; do
 	[ -z "${!k:-}" ] || COMMAND="$k=${!k} $COMMAND"
 done
 COMMAND="flock /tmp/cpu.lock env RECORD=1 $COMMAND"
@@ -261,9 +265,22 @@ count)
 	;;
 scan)
 	command -v valgrind >/dev/null || die "scan needs valgrind (callgrind)"
+	seeds=${LRU_SEEDS:-1}
+	[[ $seeds =~ ^[1-9][0-9]*$ ]] || die "LRU_SEEDS=$seeds: a positive number"
+	files=("$OUT/results.json" "$OUT/table.md" "$OUT/rule.md")
+	spread=""
+	seeds_md=()
+	if ((seeds > 1)); then
+		files+=("$OUT/seeds.md")
+		seeds_md=(--seeds-md "$OUT/seeds.md")
+		spread="; the tally build's --sim runs under seeds 1-$seeds too, and the rule within the base's own spread over them"
+	fi
 	python3 "$HERE/mt_run.py" scan --reps "${LRU_MT_REPS:-5}" --ms "${LRU_MT_MS:-200}" \
-		${1:+--cases "$*"} --json "$OUT/results.json" "${TALLY[@]}" "${BINS[@]}" | tee "$OUT/table.md"
-	record scan "the refill's scan of kernel/bpf/bpf_lru_list.c (issue 59), hotcold workload: ${*:-1k-64k entries, 2 and 64 online, 2-256 possible CPUs}; counts, hit rate, live share and referenced evictions from the tally build (--sim), instructions per op (callgrind, difference of two run lengths), ns per pop of 2 online threads (${LRU_MT_REPS:-5} interleaved repetitions of ${LRU_MT_MS:-200} ms)"
+		${1:+--cases "$*"} --seeds "$seeds" --rule-md "$OUT/rule.md" \
+		"${seeds_md[@]}" \
+		--json "$OUT/results.json" "${TALLY[@]}" "${BINS[@]}" | tee "$OUT/table.md"
+	record scan "the refill's scan of kernel/bpf/bpf_lru_list.c (issue 59), hotcold workload: ${*:-1k-64k entries, 2 and 64 online, 2-256 possible CPUs}; counts, hit rate, live share and referenced evictions from the tally build (--sim), instructions per op (callgrind, difference of two run lengths), ns per pop of 2 online threads (${LRU_MT_REPS:-5} interleaved repetitions of ${LRU_MT_MS:-200} ms)$spread" \
+		mt 0 "${files[@]}"
 	;;
 capacity)
 	python3 "$HERE/mt_run.py" capacity --possible "2 255" --json "$OUT/results.json" "${BINS[@]}" |
