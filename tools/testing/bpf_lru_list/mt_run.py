@@ -6,6 +6,7 @@ usage: mt_run.py time  [--reps N] [--ms MS] [--cases CASES] [--json F] NAME=BINA
        mt_run.py count [--cases CASES] [--json F] NAME=BINARY...
        mt_run.py capacity [--possible 'P ...'] [--json F] NAME=BINARY...
        mt_run.py ktable [--json F] RESULTS.jsonl
+       mt_run.py tests [--json F] NAME=GTEST_JSON...
        mt_run.py scan [--reps N] [--ms MS] [--cases CASES] [--ops N] [--icount-ops N]
                       [--jobs N] [--seeds N] [--json F] [--rule-md F] [--seeds-md F]
                       --tally NAME=BINARY... NAME=BINARY...
@@ -28,6 +29,8 @@ the issue's rule (choose()). With --seeds N > 1 the tally build also runs every 
 under seeds 2..N (bpf_lru_mt --seed; seed 1 is the table's run), and a second rule,
 within the base's own spread over those seeds, is applied as well (choose_spread());
 --rule-md: both rules' verdicts, a table per version; --seeds-md: the per-seed spread.
+tests: per version, the GoogleTest tests of bpf_lru_test (its --gtest_output=json:FILE)
+that passed and failed, the failed ones with their parameters (LruMapSanity3's: possible CPUs).
 ktable: the table of kbench.sh's runs of lru_kbench in the kernel, one JSON
 line each (--json: the same as one JSON list).
 """
@@ -161,6 +164,33 @@ def kernel_table(runs):
             r["visited"] / r["walks"] if r["walks"] else 0, r["stolen"],
             sum(c["fails"] for c in cpus if c),
             *["%s %.0f" % (c["role"], c["ns_op"]) if c else "" for c in cpus]))
+    return lines
+
+
+def gtest_summary(report):
+    """A version's GoogleTest report (--gtest_output=json) without times or paths:
+    {"tests": N, "passed": N, "failed": [{"test": SUITE.NAME, "param": P or None}, ...]}"""
+    failed, n = [], 0
+    for suite in report["testsuites"]:
+        for t in suite["testsuite"]:
+            n += 1
+            if t.get("failures"):
+                failed.append({"test": "%s.%s" % (suite["name"].split("/")[-1], t["name"].split("/")[0]),
+                               "param": t.get("value_param")})
+    return {"tests": n, "passed": n - len(failed), "failed": failed}
+
+
+def tests_table(summaries):
+    """summaries: [(version, gtest_summary())]; one row per version, a failed parameterized test
+    once with the parameters it failed at"""
+    lines = ["| version | tests | passed | failed | failed tests (parameters) |", "|---|---|---|---|---|"]
+    for name, s in summaries:
+        tests = {}
+        for f in s["failed"]:
+            tests.setdefault(f["test"], []).append(f["param"])
+        failed = "; ".join(t + (" (%s)" % ", ".join(p for p in ps if p is not None) if any(ps) else "")
+                           for t, ps in tests.items())
+        lines.append("| %s | %d | %d | %d | %s |" % (name, s["tests"], s["passed"], len(s["failed"]), failed))
     return lines
 
 
@@ -409,6 +439,24 @@ def main(argv):
         if k.json:
             with open(k.json, "w") as f:
                 json.dump(runs, f, indent=1)
+        return 0
+    if argv[:1] == ["tests"]:
+        tp = argparse.ArgumentParser(prog="mt_run.py tests")
+        tp.add_argument("--json")
+        tp.add_argument("versions", nargs="+", metavar="NAME=GTEST_JSON")
+        t = tp.parse_args(argv[1:])
+        try:
+            vs = versions(t.versions)
+        except ValueError as e:
+            sys.exit(f"mt_run.py: {e}")
+        summaries = []
+        for name, path in vs:
+            with open(path) as f:
+                summaries.append((name, gtest_summary(json.load(f))))
+        print("\n".join(tests_table(summaries)))
+        if t.json:
+            with open(t.json, "w") as f:
+                json.dump({"mode": "tests", "results": dict(summaries)}, f, indent=1)
         return 0
     if argv[:1] == ["scan"]:
         sp = argparse.ArgumentParser(prog="mt_run.py scan")

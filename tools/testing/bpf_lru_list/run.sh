@@ -20,7 +20,7 @@ usage() {
 	cat <<EOF
 usage: run.sh [--src DIR] [--version NAME=DIR]... [test|mt [CASE...]|count [CASE...]|scan [CASE...]|capacity|plant NAME...]
 
-  test        GoogleTest tests (ASan, UBSan) of every version
+  test        GoogleTest tests (ASan, UBSan) of every version; a table of what passed and failed
   mt          the native multi-threaded timing, versions interleaved (mt_run.py time);
               a CASE is SCENARIO/POSSIBLE[/ENTRIES[/ONLINE]] (default: every scenario)
   count       how often a pop runs the steal walk, one thread playing the online CPUs
@@ -44,7 +44,7 @@ usage: run.sh [--src DIR] [--version NAME=DIR]... [test|mt [CASE...]|count [CASE
 Environment: LRU_TREE (default $CACHE/linux), LRU_REV (lab-base),
   LRU_OBJ (build products, default $CACHE/obj/bpf_lru_list), LRU_MT_REPS (5), LRU_MT_MS (200),
   LRU_SEEDS (scan: 1),
-  RECORD=1 (mt, count, scan, capacity, plant: also write a record with scripts/records.py, kind mt,
+  RECORD=1 (test, mt, count, scan, capacity, plant: also write a record with scripts/records.py, kind mt,
   plant for plant, name lru-<command>[-\$LRU_RECORD_NAME]).
 EOF
 }
@@ -119,7 +119,7 @@ record() {
 
 	[ "${RECORD:-0}" = 1 ] || return 0
 	((${#files[@]})) || files=("$OUT/results.json" "$OUT/table.md")
-	if [ "$kind" = plant ]; then
+	if [ "$kind" = plant ] || [ "$1" = test ]; then
 		clock=none	# a test's verdict, not a time
 	fi
 	name=lru-$1${LRU_RECORD_NAME:+-$LRU_RECORD_NAME}
@@ -206,11 +206,22 @@ echo "run.sh: base $(basename "$BASE_DIR") from $SOURCE" >&2
 case $cmd in
 test)
 	rc=0
+	OUT=$OBJ/out/test
+	rm -rf "$OUT"
+	mkdir -p "$OUT"
+	reports=()
 	for v in "${VERSIONS[@]}"; do
 		bin=$(build "${v#*=}" test)
 		echo "run.sh: ${v%%=*}: $bin" >&2
-		timeout 300 "$bin" --gtest_brief=1 || rc=1
+		echo "== ${v%%=*}" >>"$OUT/test.log"
+		timeout 300 "$bin" --gtest_brief=1 --gtest_output="json:$OUT/${v%%=*}.json" 2>&1 |
+			tee -a "$OUT/test.log" || rc=1
+		[ -f "$OUT/${v%%=*}.json" ] || die "${v%%=*}: the tests wrote no report (crashed?)"
+		reports+=("${v%%=*}=$OUT/${v%%=*}.json")
 	done
+	python3 "$HERE/mt_run.py" tests --json "$OUT/summary.json" "${reports[@]}" | tee "$OUT/table.md"
+	record test "the GoogleTest tests of tools/testing/bpf_lru_list (ASan, UBSan) on each version of kernel/bpf/bpf_lru_list.c: which pass, which fail" \
+		mt "$rc" "$OUT/summary.json" "$OUT/table.md" "$OUT/test.log"
 	exit $rc
 	;;
 plant)

@@ -192,6 +192,24 @@ class TestMtRun(unittest.TestCase):
                          [("/bt", "2"), ("/bt", "3"), ("/nt", "2"), ("/nt", "3")])
         self.assertEqual(len(runs), 6)
 
+    def test_gtest_summary_and_table(self):
+        def t(name, fails=0, param=None):
+            d = {"name": name, "file": "/x.cc", "time": "0s", "failures": [{"failure": "x"}] * fails}
+            if param:
+                d["value_param"] = param
+            return d
+        report = {"tests": 5, "failures": 2, "testsuites": [
+            {"name": "Steal", "testsuite": [t("PopFinds")]},
+            {"name": "Cpus/LruMapSanity3", "testsuite": [t("NewKeys/0", 0, "1"), t("NewKeys/1", 3, "2"),
+                                                         t("NewKeys/2", 1, "4")]},
+            {"name": "Race", "testsuite": [t("Nothing", 1)]}]}
+        s = mt_run.gtest_summary(report)
+        self.assertEqual((s["tests"], s["passed"]), (5, 2))
+        self.assertEqual(s["failed"][0], {"test": "LruMapSanity3.NewKeys", "param": "2"})
+        lines = mt_run.tests_table([("base", {"tests": 5, "passed": 5, "failed": []}), ("v", s)])
+        self.assertEqual(lines[2], "| base | 5 | 5 | 0 |  |")
+        self.assertEqual(lines[3], "| v | 5 | 2 | 3 | LruMapSanity3.NewKeys (2, 4); Race.Nothing |")
+
     def test_scan_runs_counts_icount_and_times_2_online_interleaved(self):
         runs = []
 
