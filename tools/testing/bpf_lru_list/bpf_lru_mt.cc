@@ -6,7 +6,10 @@
 // version of the kernel file per binary; mt_run.py interleaves versions.
 //
 //   bpf_lru_mt [--ms MS] [--entries N] [--online N] [--sim] [--ops N]
-//              [--hot PERCENT] SCENARIO POSSIBLE
+//              [--hot PERCENT] [--seed N] SCENARIO POSSIBLE
+//
+// --seed N: the random seed of a --sim run (1); another seed is another op
+// sequence of the same workload, for a run-to-run spread of its counts.
 //
 // Scenarios, named after what CPUs do:
 //   own            every online CPU pops a node and pushes it back on its
@@ -72,6 +75,7 @@ struct Opts {
 	bool sim = false;
 	long ops = 0;
 	long hot = 75;
+	long seed = 1;
 	std::string scenario;
 	long period_ns = 0;
 	unsigned int possible = 0;
@@ -376,7 +380,7 @@ void mix(const Opts &o)
 		roles[i].name = "cpu" + std::to_string(i);
 	}
 	if (o.sim) {
-		std::mt19937_64 rnd(1);
+		std::mt19937_64 rnd(o.seed);
 		long ops = o.ops > 0 ? o.ops : std::max(10 * entries, 2000000L);
 		PopStats dummy;
 		std::vector<uint64_t> ev(o.online);
@@ -473,7 +477,7 @@ void hotcold(const Opts &o)
 		die("bpf_lru_init failed");
 	if (o.sim) {
 		long ops = o.ops > 0 ? o.ops : std::max(10 * entries, 1000000L);
-		std::mt19937_64 rnd(1);
+		std::mt19937_64 rnd(o.seed);
 		PopStats warm;
 		unsigned long t0[LRU_TALLY_NR];
 		int64_t c0, d0, sum;
@@ -492,13 +496,13 @@ void hotcold(const Opts &o)
 			die("hotcold: the map's keys are not what live_delta says");
 		roles[0].evictions = lru_htab::evictions;
 		snprintf(extra, sizeof(extra),
-			 ", \"ops\": %ld, \"target_free\": %u, \"nr_scans\": %u, "
+			 ", \"ops\": %ld, \"seed\": %ld, \"target_free\": %u, \"nr_scans\": %u, "
 			 "\"lookups\": %lu, \"hits\": %lu, \"live\": %.6f, "
 			 "\"global\": %lu, \"evicted\": %lu, \"ref_evicted\": %lu, "
 			 "\"rotate_active\": %lu, \"rotate_inactive\": %lu, "
 			 "\"shrink_scan\": %lu, \"force\": %lu, \"force_scan\": %lu, "
 			 "\"shrunk\": %lu",
-			 ops, h.lru.target_free, h.lru.nr_scans,
+			 ops, o.seed, h.lru.target_free, h.lru.nr_scans,
 			 (unsigned long)hc.lookups, (unsigned long)hc.hits,
 			 live, (unsigned long)roles[0].st.global,
 			 (unsigned long)lru_htab::evictions,
@@ -609,12 +613,14 @@ int main(int argc, char **argv)
 			o.ops = v;
 		else if (a == "--hot" && v <= 100)
 			o.hot = v;
+		else if (a == "--seed")
+			o.seed = v;
 		else
 			die(("unknown option " + a).c_str());
 	}
 	if (argc - i != 2)
 		die("usage: bpf_lru_mt [--ms MS] [--entries N] [--online N] [--sim] [--ops N] [--hot PCT] "
-		    "SCENARIO POSSIBLE");
+		    "[--seed N] SCENARIO POSSIBLE");
 	o.scenario = argv[i];
 	long p = atol(argv[i + 1]);
 

@@ -6,8 +6,10 @@ usage: mt_run.py time  [--reps N] [--ms MS] [--cases CASES] [--json F] NAME=BINA
        mt_run.py count [--cases CASES] [--json F] NAME=BINARY...
        mt_run.py capacity [--possible 'P ...'] [--json F] NAME=BINARY...
        mt_run.py ktable [--json F] RESULTS.jsonl
+       mt_run.py tests [--json F] NAME=GTEST_JSON...
        mt_run.py scan [--reps N] [--ms MS] [--cases CASES] [--ops N] [--icount-ops N]
-                      [--jobs N] [--json F] --tally NAME=BINARY... NAME=BINARY...
+                      [--jobs N] [--seeds N] [--json F] [--rule-md F] [--seeds-md F]
+                      --tally NAME=BINARY... NAME=BINARY...
 
 A case is SCENARIO/POSSIBLE[/ENTRIES[/ONLINE]] (bpf_lru_mt's scenarios).
 time: every repetition runs every case once per version, the versions in an
@@ -23,7 +25,12 @@ per case and version, the tally build's --sim run (counts, hit rate, live share)
 callgrind's instructions per op of the plain build (the difference of two --sim
 run lengths, --icount-ops and twice that, counting only hotcold_sim_ops), and,
 for 2 online CPUs, the plain build's threads timed (--reps, interleaved); then
-the issue's rule (choose()).
+the issue's rule (choose()). With --seeds N > 1 the tally build also runs every case
+under seeds 2..N (bpf_lru_mt --seed; seed 1 is the table's run), and a second rule,
+within the base's own spread over those seeds, is applied as well (choose_spread());
+--rule-md: both rules' verdicts, a table per version; --seeds-md: the per-seed spread.
+tests: per version, the GoogleTest tests of bpf_lru_test (its --gtest_output=json:FILE)
+that passed and failed, the failed ones with their parameters (LruMapSanity3's: possible CPUs).
 ktable: the table of kbench.sh's runs of lru_kbench in the kernel, one JSON
 line each (--json: the same as one JSON list).
 """
@@ -160,6 +167,33 @@ def kernel_table(runs):
     return lines
 
 
+def gtest_summary(report):
+    """A version's GoogleTest report (--gtest_output=json) without times or paths:
+    {"tests": N, "passed": N, "failed": [{"test": SUITE.NAME, "param": P or None}, ...]}"""
+    failed, n = [], 0
+    for suite in report["testsuites"]:
+        for t in suite["testsuite"]:
+            n += 1
+            if t.get("failures"):
+                failed.append({"test": "%s.%s" % (suite["name"].split("/")[-1], t["name"].split("/")[0]),
+                               "param": t.get("value_param")})
+    return {"tests": n, "passed": n - len(failed), "failed": failed}
+
+
+def tests_table(summaries):
+    """summaries: [(version, gtest_summary())]; one row per version, a failed parameterized test
+    once with the parameters it failed at"""
+    lines = ["| version | tests | passed | failed | failed tests (parameters) |", "|---|---|---|---|---|"]
+    for name, s in summaries:
+        tests = {}
+        for f in s["failed"]:
+            tests.setdefault(f["test"], []).append(f["param"])
+        failed = "; ".join(t + (" (%s)" % ", ".join(p for p in ps if p is not None) if any(ps) else "")
+                           for t, ps in tests.items())
+        lines.append("| %s | %d | %d | %d | %s |" % (name, s["tests"], s["passed"], len(s["failed"]), failed))
+    return lines
+
+
 def callgrind_ir(stderr):
     """The instructions callgrind collected (its 'Collected : N' line)."""
     m = re.search(r"^==\d+== Collected : (\d+)$", stderr, re.M)
@@ -227,33 +261,126 @@ def scan_table(results, names):
     return lines
 
 
-def choose(results, names):
-    """Issue 59's rule: the first version after the reference (names[0]; the others smallest
-    change first) whose hit rate and live share are never lower than the reference's and whose
-    referenced evictions per pop are never higher, in any case. (choice or None, lines)"""
-    lines, choice = [], None
+def losses(results, names):
+    """Issue 59's rule, case by case: {version: ["CASE: what it loses", ...]} for every version
+    after the reference (names[0]): a hit rate or live share lower than the reference's, or more
+    referenced evictions per pop (the --sim run of seed 1, the table's)."""
+    bad = {}
     for name in names[1:]:
-        bad = []
+        bad[name] = []
         for key, per in results.items():
             b, v = scan_row(per[names[0]]["count"]), scan_row(per[name]["count"])
             why = [w for w, lost in (
                 ("hit rate %.5f < %.5f" % (v["hit_rate"], b["hit_rate"]), v["hit_rate"] < b["hit_rate"]),
-                ("live share %.5f < %.5f" % (v["live"], b["live"]), v["live"] < b["live"]),
-                ("ref evictions/pop %.5f > %.5f" % (v["ref_evictions_per_pop"], b["ref_evictions_per_pop"]),
+                ("live share %.6f < %.6f" % (v["live"], b["live"]), v["live"] < b["live"]),
+                ("ref evictions/pop %.7f > %.7f" % (v["ref_evictions_per_pop"], b["ref_evictions_per_pop"]),
                  v["ref_evictions_per_pop"] > b["ref_evictions_per_pop"])) if lost]
             if why:
-                bad.append("%s: %s" % (key, ", ".join(why)))
-        if bad:
-            lines.append("- %s: fails the rule in %d of %d cases: %s" % (name, len(bad), len(results), "; ".join(bad)))
+                bad[name].append("%s: %s" % (key, ", ".join(why)))
+    return bad
+
+
+def verdicts(bad, ncases, fails, passes):
+    """The first version without a loss (the versions in order, smallest change first), and one
+    line per version, then the choice. (choice or None, lines)"""
+    lines, choice = [], None
+    for name, lost in bad.items():
+        if lost:
+            lines.append("- %s: %s in %d of %d cases: %s" % (name, fails, len(lost), ncases, "; ".join(lost)))
         else:
-            lines.append("- %s: passes the rule in all %d cases" % (name, len(results)))
+            lines.append("- %s: %s in all %d cases" % (name, passes, ncases))
             choice = choice or name
     lines.append("- choice: %s" % (choice or "none of the versions"))
     return choice, lines
 
 
-def scan(cases, vs, tally, reps, ms, ops, icount_ops, jobs, run_json=run, icount=icount_per_op):
-    """results[case][name] = {"count": tally --sim run, "icount": {...}, "time": [runs]}"""
+def choose(results, names):
+    """Issue 59's rule: the first version after the reference (names[0]; the others smallest
+    change first) whose hit rate and live share are never lower than the reference's and whose
+    referenced evictions per pop are never higher, in any case. (choice or None, lines)"""
+    return verdicts(losses(results, names), len(results), "fails the rule", "passes the rule")
+
+
+def seed_row(c, seed=1):
+    """What the spread over seeds needs of one tally --sim run, kept for each seed."""
+    return {"seed": c.get("seed", seed), "pops": c["all"]["pops"], "lookups": c["lookups"],
+            "hits": c["hits"], "live": c["live"], "ref_evicted": c["ref_evicted"],
+            "force": c["force"], "global": c["global"]}
+
+
+def seed_values(rows):
+    """hit rates, live shares and referenced evictions per pop of a version's seed rows"""
+    return ([r["hits"] / r["lookups"] if r["lookups"] else 0.0 for r in rows],
+            [r["live"] for r in rows],
+            [r["ref_evicted"] / r["pops"] if r["pops"] else 0.0 for r in rows])
+
+
+def spread_losses(results, names):
+    """The rule within the reference's own spread, case by case, over the same seeds (each case's
+    "seeds"): a version loses where its median hit rate or median live share is below the lowest the
+    reference (names[0]) gave under any seed, or its highest referenced evictions per pop is above
+    the reference's highest. ({version: ["CASE: what it loses", ...]}, rows of the spread table)"""
+    bad = {n: [] for n in names[1:]}
+    rows = ["| case | version | seeds | hit rate median | hit rate min-max | live share median "
+            "| live share min-max | ref evictions/pop max | ref evictions, all seeds | within the base's spread |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    for key, per in results.items():
+        bh, bl, br = seed_values(per[names[0]]["seeds"])
+        for name in names:
+            seeds = per[name]["seeds"]
+            h, live, ref = seed_values(seeds)
+            why = []
+            if name != names[0]:
+                why = [(w, short) for w, short, lost in (
+                    ("hit rate %.5f < %.5f" % (statistics.median(h), min(bh)), "hit rate",
+                     statistics.median(h) < min(bh)),
+                    ("live share %.6f < %.6f" % (statistics.median(live), min(bl)), "live share",
+                     statistics.median(live) < min(bl)),
+                    ("ref evictions/pop %.7f > %.7f" % (max(ref), max(br)), "ref evictions",
+                     max(ref) > max(br))) if lost]
+                if why:
+                    bad[name].append("%s: %s" % (key, ", ".join(w for w, _ in why)))
+            within = "(the base)" if name == names[0] else (
+                "no: " + ", ".join(short for _, short in why) if why else "yes")
+            rows.append("| %s | %s | %d | %.4f | %.4f-%.4f | %.6f | %.6f-%.6f | %.7f | %d | %s |" % (
+                key, name, len(seeds), statistics.median(h), min(h), max(h), statistics.median(live),
+                min(live), max(live), max(ref), sum(r["ref_evicted"] for r in seeds), within))
+    return bad, rows
+
+
+def choose_spread(results, names):
+    """The rule within the base's own spread (names[0], the reference), over the same seeds: the
+    first version (smallest change first) whose median hit rate and median live share are, in every
+    case, at or above the lowest the reference gave under any seed, and whose highest referenced
+    evictions per pop are at or below the reference's highest. (choice or None, lines, rows of the
+    spread table)"""
+    bad, rows = spread_losses(results, names)
+    n = len(next(iter(results.values()))[names[0]]["seeds"]) if results else 0
+    choice, lines = verdicts(bad, len(results), "outside the base's spread (%d seeds)" % n,
+                             "within the base's spread (%d seeds)" % n)
+    return choice, lines, rows
+
+
+def rule_table(results, names, spread=False):
+    """One row per version: the cases it loses under the issue's rule (seed 1) and, with spread,
+    under the rule within the base's spread over the seeds."""
+    strict = losses(results, names)
+    within = spread_losses(results, names)[0] if spread else {}
+    head = "| version | the issue's rule: cases lost | where |"
+    if spread:
+        head += " within the base's spread: cases lost | where |"
+    out = [head, "|" + "---|" * head.count(" |")]
+    for name in names[1:]:
+        row = "| %s | %d of %d | %s |" % (name, len(strict[name]), len(results), "; ".join(strict[name]))
+        if spread:
+            row += " %d of %d | %s |" % (len(within[name]), len(results), "; ".join(within[name]))
+        out.append(row)
+    return out
+
+
+def scan(cases, vs, tally, reps, ms, ops, icount_ops, jobs, run_json=run, icount=icount_per_op, seeds=1):
+    """results[case][name] = {"count": tally --sim run, "icount": {...}, "time": [runs]}, and with
+    seeds > 1 "seeds": seed_row() of seeds 1 (the count) to SEEDS"""
     import concurrent.futures
     names = [n for n, _ in vs]
     keys = ["/".join(str(x) for x in c if x is not None) for c in cases]
@@ -265,6 +392,15 @@ def scan(cases, vs, tally, reps, ms, ops, icount_ops, jobs, run_json=run, icount
         for (k, _, n), out in zip(sim, counts):
             results[k][n]["count"] = out
         print("# counts done", file=sys.stderr, flush=True)
+        if seeds > 1:
+            more = [(k, c, n, s) for s in range(2, seeds + 1) for k, c, n in sim]
+            outs = ex.map(lambda t: run_json(dict(tally)[t[2]], (["--ops", str(ops)] if ops else [])
+                                             + ["--seed", str(t[3])] + case_args(t[1], sim=True)), more)
+            for k, _, n in sim:
+                results[k][n]["seeds"] = [seed_row(results[k][n]["count"])]
+            for (k, _, n, s), out in zip(more, outs):
+                results[k][n]["seeds"].append(seed_row(out, s))
+            print("# seeds 2-%d done" % seeds, file=sys.stderr, flush=True)
         if icount_ops:
             irs = ex.map(lambda t: icount(dict(vs)[t[2]], case_args(t[1], sim=True), icount_ops), sim)
             for (k, _, n), ir in zip(sim, irs):
@@ -304,6 +440,24 @@ def main(argv):
             with open(k.json, "w") as f:
                 json.dump(runs, f, indent=1)
         return 0
+    if argv[:1] == ["tests"]:
+        tp = argparse.ArgumentParser(prog="mt_run.py tests")
+        tp.add_argument("--json")
+        tp.add_argument("versions", nargs="+", metavar="NAME=GTEST_JSON")
+        t = tp.parse_args(argv[1:])
+        try:
+            vs = versions(t.versions)
+        except ValueError as e:
+            sys.exit(f"mt_run.py: {e}")
+        summaries = []
+        for name, path in vs:
+            with open(path) as f:
+                summaries.append((name, gtest_summary(json.load(f))))
+        print("\n".join(tests_table(summaries)))
+        if t.json:
+            with open(t.json, "w") as f:
+                json.dump({"mode": "tests", "results": dict(summaries)}, f, indent=1)
+        return 0
     if argv[:1] == ["scan"]:
         sp = argparse.ArgumentParser(prog="mt_run.py scan")
         sp.add_argument("--reps", type=int, default=5)
@@ -312,7 +466,10 @@ def main(argv):
         sp.add_argument("--ops", type=int, default=0)
         sp.add_argument("--icount-ops", type=int, default=40000)
         sp.add_argument("--jobs", type=int, default=2)
+        sp.add_argument("--seeds", type=int, default=1)
         sp.add_argument("--json")
+        sp.add_argument("--rule-md")
+        sp.add_argument("--seeds-md")
         sp.add_argument("--tally", action="append", default=[], metavar="NAME=BINARY")
         sp.add_argument("versions", nargs="+", metavar="NAME=BINARY")
         s = sp.parse_args(argv[1:])
@@ -323,17 +480,33 @@ def main(argv):
                 raise ValueError("--tally: one per version, in the same order")
             if any(c[0] != "hotcold" for c in cases):
                 raise ValueError("scan: hotcold cases only")
+            if s.seeds < 1:
+                raise ValueError("--seeds: at least 1")
+            if s.seeds_md and s.seeds < 2:
+                raise ValueError("--seeds-md: needs --seeds 2 or more")
         except ValueError as e:
             sys.exit(f"mt_run.py: {e}")
-        results = scan(cases, vs, tally, s.reps, s.ms, s.ops, s.icount_ops, s.jobs)
+        results = scan(cases, vs, tally, s.reps, s.ms, s.ops, s.icount_ops, s.jobs, seeds=s.seeds)
         names = [n for n, _ in vs]
         choice, rule = choose(results, names)
         print("\n".join(scan_table(results, names)))
         print("\nThe rule (issue 59), against %s:\n\n%s" % (names[0], "\n".join(rule)))
+        spread_choice, spread, spread_rows = None, [], []
+        if s.seeds > 1:
+            spread_choice, spread, spread_rows = choose_spread(results, names)
+            print("\nThe rule within the base's own spread (seeds 1-%d), against %s:\n\n%s" % (
+                s.seeds, names[0], "\n".join(spread)))
+        if s.rule_md:
+            with open(s.rule_md, "w") as f:
+                f.write("\n".join(rule_table(results, names, s.seeds > 1)) + "\n")
+        if s.seeds_md:
+            with open(s.seeds_md, "w") as f:
+                f.write("\n".join(spread_rows) + "\n")
         if s.json:
             with open(s.json, "w") as f:
                 json.dump({"mode": "scan", "versions": dict(vs), "tally": dict(tally), "reps": s.reps,
-                           "ms": s.ms, "icount_ops": s.icount_ops, "choice": choice, "rule": rule,
+                           "ms": s.ms, "icount_ops": s.icount_ops, "seeds": s.seeds, "choice": choice,
+                           "rule": rule, "spread_choice": spread_choice, "spread_rule": spread,
                            "results": results}, f, indent=1)
         return 0
     ap.add_argument("mode", choices=("time", "count", "capacity"))

@@ -20,7 +20,7 @@ usage() {
 	cat <<EOF
 usage: run.sh [--src DIR] [--version NAME=DIR]... [test|mt [CASE...]|count [CASE...]|scan [CASE...]|capacity|plant NAME...]
 
-  test        GoogleTest tests (ASan, UBSan) of every version
+  test        GoogleTest tests (ASan, UBSan) of every version; a table of what passed and failed
   mt          the native multi-threaded timing, versions interleaved (mt_run.py time);
               a CASE is SCENARIO/POSSIBLE[/ENTRIES[/ONLINE]] (default: every scenario)
   count       how often a pop runs the steal walk, one thread playing the online CPUs
@@ -29,7 +29,10 @@ usage: run.sh [--src DIR] [--version NAME=DIR]... [test|mt [CASE...]|count [CASE
               scan), a CASE hotcold/POSSIBLE/ENTRIES/ONLINE (default: 1k-64k entries x 2 and
               64 online x 2-256 possible): counts and hit rate from the tally build (the
               version with tally/counters.patch), instructions per op under callgrind, ns per
-              pop of 2 online threads (LRU_MT_REPS interleaved repetitions of LRU_MT_MS ms)
+              pop of 2 online threads (LRU_MT_REPS interleaved repetitions of LRU_MT_MS ms);
+              with LRU_SEEDS=N (> 1) the tally build runs every case under seeds 1-N too,
+              and the versions are judged within the base's own spread as well (rule.md,
+              seeds.md)
   capacity    keys CPU 0 leaves in a 65536-entry BPF_F_NO_COMMON_LRU map, 2 and 255 possible
   plant NAME  plants/NAME.patch on the base in a scratch copy: the tests must fail
 
@@ -40,7 +43,8 @@ usage: run.sh [--src DIR] [--version NAME=DIR]... [test|mt [CASE...]|count [CASE
 
 Environment: LRU_TREE (default $CACHE/linux), LRU_REV (lab-base),
   LRU_OBJ (build products, default $CACHE/obj/bpf_lru_list), LRU_MT_REPS (5), LRU_MT_MS (200),
-  RECORD=1 (mt, count, scan, capacity, plant: also write a record with scripts/records.py, kind mt,
+  LRU_SEEDS (scan: 1),
+  RECORD=1 (test, mt, count, scan, capacity, plant: also write a record with scripts/records.py, kind mt,
   plant for plant, name lru-<command>[-\$LRU_RECORD_NAME]).
 EOF
 }
@@ -115,7 +119,7 @@ record() {
 
 	[ "${RECORD:-0}" = 1 ] || return 0
 	((${#files[@]})) || files=("$OUT/results.json" "$OUT/table.md")
-	if [ "$kind" = plant ]; then
+	if [ "$kind" = plant ] || [ "$1" = test ]; then
 		clock=none	# a test's verdict, not a time
 	fi
 	name=lru-$1${LRU_RECORD_NAME:+-$LRU_RECORD_NAME}
@@ -130,7 +134,7 @@ record() {
 SRC_ARG=
 VERSIONS=()
 COMMAND="tools/testing/bpf_lru_list/run.sh $*"
-for k in LRU_MT_REPS LRU_MT_MS LRU_REV LRU_TREE; do
+for k in LRU_MT_REPS LRU_MT_MS LRU_SEEDS LRU_REV LRU_TREE; do
 	[ -z "${!k:-}" ] || COMMAND="$k=${!k} $COMMAND"
 done
 COMMAND="flock /tmp/cpu.lock env RECORD=1 $COMMAND"
@@ -202,11 +206,22 @@ echo "run.sh: base $(basename "$BASE_DIR") from $SOURCE" >&2
 case $cmd in
 test)
 	rc=0
+	OUT=$OBJ/out/test
+	rm -rf "$OUT"
+	mkdir -p "$OUT"
+	reports=()
 	for v in "${VERSIONS[@]}"; do
 		bin=$(build "${v#*=}" test)
 		echo "run.sh: ${v%%=*}: $bin" >&2
-		timeout 300 "$bin" --gtest_brief=1 || rc=1
+		echo "== ${v%%=*}" >>"$OUT/test.log"
+		timeout 300 "$bin" --gtest_brief=1 --gtest_output="json:$OUT/${v%%=*}.json" 2>&1 |
+			tee -a "$OUT/test.log" || rc=1
+		[ -f "$OUT/${v%%=*}.json" ] || die "${v%%=*}: the tests wrote no report (crashed?)"
+		reports+=("${v%%=*}=$OUT/${v%%=*}.json")
 	done
+	python3 "$HERE/mt_run.py" tests --json "$OUT/summary.json" "${reports[@]}" | tee "$OUT/table.md"
+	record test "the GoogleTest tests of tools/testing/bpf_lru_list (ASan, UBSan) on each version of kernel/bpf/bpf_lru_list.c: which pass, which fail" \
+		mt "$rc" "$OUT/summary.json" "$OUT/table.md" "$OUT/test.log"
 	exit $rc
 	;;
 plant)
@@ -261,9 +276,22 @@ count)
 	;;
 scan)
 	command -v valgrind >/dev/null || die "scan needs valgrind (callgrind)"
+	seeds=${LRU_SEEDS:-1}
+	[[ $seeds =~ ^[1-9][0-9]*$ ]] || die "LRU_SEEDS=$seeds: a positive number"
+	files=("$OUT/results.json" "$OUT/table.md" "$OUT/rule.md")
+	spread=""
+	seeds_md=()
+	if ((seeds > 1)); then
+		files+=("$OUT/seeds.md")
+		seeds_md=(--seeds-md "$OUT/seeds.md")
+		spread="; the tally build's --sim runs under seeds 1-$seeds too, and the rule within the base's own spread over them"
+	fi
 	python3 "$HERE/mt_run.py" scan --reps "${LRU_MT_REPS:-5}" --ms "${LRU_MT_MS:-200}" \
-		${1:+--cases "$*"} --json "$OUT/results.json" "${TALLY[@]}" "${BINS[@]}" | tee "$OUT/table.md"
-	record scan "the refill's scan of kernel/bpf/bpf_lru_list.c (issue 59), hotcold workload: ${*:-1k-64k entries, 2 and 64 online, 2-256 possible CPUs}; counts, hit rate, live share and referenced evictions from the tally build (--sim), instructions per op (callgrind, difference of two run lengths), ns per pop of 2 online threads (${LRU_MT_REPS:-5} interleaved repetitions of ${LRU_MT_MS:-200} ms)"
+		${1:+--cases "$*"} --seeds "$seeds" --rule-md "$OUT/rule.md" \
+		"${seeds_md[@]}" \
+		--json "$OUT/results.json" "${TALLY[@]}" "${BINS[@]}" | tee "$OUT/table.md"
+	record scan "the refill's scan of kernel/bpf/bpf_lru_list.c (issue 59), hotcold workload: ${*:-1k-64k entries, 2 and 64 online, 2-256 possible CPUs}; counts, hit rate, live share and referenced evictions from the tally build (--sim), instructions per op (callgrind, difference of two run lengths), ns per pop of 2 online threads (${LRU_MT_REPS:-5} interleaved repetitions of ${LRU_MT_MS:-200} ms)$spread" \
+		mt 0 "${files[@]}"
 	;;
 capacity)
 	python3 "$HERE/mt_run.py" capacity --possible "2 255" --json "$OUT/results.json" "${BINS[@]}" |

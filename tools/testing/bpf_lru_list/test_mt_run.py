@@ -131,10 +131,84 @@ class TestMtRun(unittest.TestCase):
         choice, lines = mt_run.choose(r, ["base", "small", "mid", "big", "ok"])
         self.assertEqual(choice, "ok")
         self.assertIn("small: fails the rule in 2 of 2 cases: c0: hit rate 0.89900 < 0.90000", lines[0])
-        self.assertIn("live share 0.98000 < 0.99000", lines[1])
-        self.assertIn("ref evictions/pop 0.00100 > 0.00000", lines[2])
+        self.assertIn("live share 0.980000 < 0.990000", lines[1])
+        self.assertIn("ref evictions/pop 0.0010000 > 0.0000000", lines[2])
         self.assertEqual(lines[3:], ["- ok: passes the rule in all 2 cases", "- choice: ok"])
         self.assertEqual(mt_run.choose(res(small={"hits": 1}), ["base", "small"])[0], None)
+
+    @staticmethod
+    def seeds(hits=(900, 890, 910), live=(0.99, 0.989, 0.991), ref=(0, 0, 0)):
+        return [{"seed": i + 1, "pops": 1000, "lookups": 1000, "hits": h, "live": v, "ref_evicted": r,
+                 "force": 0, "global": 500} for i, (h, v, r) in enumerate(zip(hits, live, ref))]
+
+    def spread_results(self, **per):
+        return {"c": {n: {"count": self.sim(), "seeds": self.seeds(**kw)}
+                      for n, kw in [("base", {})] + list(per.items())}}
+
+    def test_choose_spread_median_against_the_base_lowest(self):
+        # base: hit rates 0.89-0.91, live 0.989-0.991, no referenced eviction
+        r = self.spread_results(
+            low={"hits": (880, 885, 895)},                       # median 0.885 < 0.890
+            live={"live": (0.9885, 0.9888, 0.995)},              # median 0.9888 < 0.989
+            ref={"ref": (0, 0, 1)},                              # one referenced eviction
+            noise={"hits": (889, 892, 950), "live": (0.9895, 0.989, 0.98)})   # medians in range
+        choice, lines, rows = mt_run.choose_spread(r, ["base", "low", "live", "ref", "noise"])
+        self.assertEqual(choice, "noise")
+        self.assertEqual(lines[0], "- low: outside the base's spread (3 seeds) in 1 of 1 cases: "
+                                   "c: hit rate 0.88500 < 0.89000")
+        self.assertIn("c: live share 0.988800 < 0.989000", lines[1])
+        self.assertIn("c: ref evictions/pop 0.0010000 > 0.0000000", lines[2])
+        self.assertEqual(lines[3:], ["- noise: within the base's spread (3 seeds) in all 1 cases",
+                                     "- choice: noise"])
+        self.assertEqual(rows[2], "| c | base | 3 | 0.9000 | 0.8900-0.9100 | 0.990000 | 0.989000-0.991000 "
+                                  "| 0.0000000 | 0 | (the base) |")
+        self.assertTrue(rows[5].startswith("| c | ref |") and rows[5].endswith("| 1 | no: ref evictions |"))
+        self.assertTrue(rows[6].endswith("| yes |"))
+
+    def test_rule_table(self):
+        r = self.spread_results(noise={"hits": (889, 892, 950)})
+        r["c"]["noise"]["count"] = self.sim(hits=899)      # seed 1 alone: lower than the base's
+        lines = mt_run.rule_table(r, ["base", "noise"], spread=True)
+        self.assertEqual(lines[0], "| version | the issue's rule: cases lost | where "
+                                   "| within the base's spread: cases lost | where |")
+        self.assertEqual(lines[1], "|---|---|---|---|---|")
+        self.assertEqual(lines[2], "| noise | 1 of 1 | c: hit rate 0.89900 < 0.90000 | 0 of 1 |  |")
+        self.assertEqual(mt_run.rule_table(r, ["base", "noise"])[1], "|---|---|---|")
+
+    def test_scan_seeds_runs_each_seed_of_each_version(self):
+        runs = []
+
+        def fake_run(binary, args):
+            runs.append((binary, args))
+            out = self.sim()
+            if "--seed" in args:
+                out["seed"] = int(args[args.index("--seed") + 1])
+            return out
+        res = mt_run.scan([("hotcold", 8, 1024, 64)], [("base", "/b"), ("new", "/n")],
+                          [("base", "/bt"), ("new", "/nt")], reps=0, ms=50, ops=0, icount_ops=0,
+                          jobs=1, run_json=fake_run, seeds=3)
+        self.assertEqual([r["seed"] for r in res["hotcold/8/1024/64"]["new"]["seeds"]], [1, 2, 3])
+        self.assertEqual(sorted((b, a[a.index("--seed") + 1]) for b, a in runs if "--seed" in a),
+                         [("/bt", "2"), ("/bt", "3"), ("/nt", "2"), ("/nt", "3")])
+        self.assertEqual(len(runs), 6)
+
+    def test_gtest_summary_and_table(self):
+        def t(name, fails=0, param=None):
+            d = {"name": name, "file": "/x.cc", "time": "0s", "failures": [{"failure": "x"}] * fails}
+            if param:
+                d["value_param"] = param
+            return d
+        report = {"tests": 5, "failures": 2, "testsuites": [
+            {"name": "Steal", "testsuite": [t("PopFinds")]},
+            {"name": "Cpus/LruMapSanity3", "testsuite": [t("NewKeys/0", 0, "1"), t("NewKeys/1", 3, "2"),
+                                                         t("NewKeys/2", 1, "4")]},
+            {"name": "Race", "testsuite": [t("Nothing", 1)]}]}
+        s = mt_run.gtest_summary(report)
+        self.assertEqual((s["tests"], s["passed"]), (5, 2))
+        self.assertEqual(s["failed"][0], {"test": "LruMapSanity3.NewKeys", "param": "2"})
+        lines = mt_run.tests_table([("base", {"tests": 5, "passed": 5, "failed": []}), ("v", s)])
+        self.assertEqual(lines[2], "| base | 5 | 5 | 0 |  |")
+        self.assertEqual(lines[3], "| v | 5 | 2 | 3 | LruMapSanity3.NewKeys (2, 4); Race.Nothing |")
 
     def test_scan_runs_counts_icount_and_times_2_online_interleaved(self):
         runs = []
