@@ -12,19 +12,32 @@ SERIES_FORMAT_OPTS=(--subject-prefix="$SUBJECT_PREFIX")
 # format-patch -v would write it, but with the file names left as they are. Call it as
 # mapfile -t opts < <(...) after a check: a version that is not a number >= 2 dies.
 series_format_opts() {
-	local name entry entries key v=''
+	local name entry v
 	name=$(series_name "$1")
-	IFS=';' read -ra entries <<<"${SERIES_VERSIONS:-}"
+	entry=$(series_conf_value SERIES_VERSIONS "$name" 'SERIES: N') || exit 1
+	v=${entry#=}
+	v=${v//[[:space:]]/}
+	[[ -z $entry ]] || { positive "$v" && ((v >= 2)); } ||
+		die "SERIES_VERSIONS (config/$BASE/series.conf): '$name:${entry#=}' is not 'SERIES: N' with N >= 2"
+	printf '%s\n' "--subject-prefix=$SUBJECT_PREFIX${v:+ v$v}" "${SERIES_FORMAT_OPTS[@]:1}"
+}
+
+# series_conf_value VAR NAME FORM: the entry of series NAME in series.conf's VAR, a list of
+# "SERIES: VALUE" entries separated by ";": "=VALUE" when VAR names NAME (VALUE may be empty),
+# nothing when it does not. An entry without ":", or NAME named twice, stops with one line
+# (FORM: what an entry should look like). Call it as x=$(...) || exit 1.
+series_conf_value() {
+	local var=$1 name=$2 form=$3 entry entries key value=''
+	IFS=';' read -ra entries <<<"${!var:-}"
 	for entry in "${entries[@]}"; do
 		[[ $entry =~ ^[[:space:]]*$ ]] && continue
+		[[ $entry == *:* ]] || die "$var (config/$BASE/series.conf): '$entry' is not '$form'"
 		key=${entry%%:*}
 		[[ ${key//[[:space:]]/} == "$name" ]] || continue
-		v=${entry#*:}
-		v=${v//[[:space:]]/}
-		{ positive "$v" && ((v >= 2)); } ||
-			die "SERIES_VERSIONS (config/$BASE/series.conf): '$entry' is not 'SERIES: N' with N >= 2"
+		[[ -z $value ]] || die "$var (config/$BASE/series.conf): $name is named twice"
+		value="=${entry#*:}"
 	done
-	printf '%s\n' "--subject-prefix=$SUBJECT_PREFIX${v:+ v$v}" "${SERIES_FORMAT_OPTS[@]:1}"
+	echo "$value"
 }
 
 # tree_commit COMMIT-ISH: the full id of a commit of the tree, or a one-line error. With TREE=, a
@@ -124,20 +137,12 @@ series_before() {
 # list=$(series_prerequisites DIR): its die() (a name that is not a series before it) stops the
 # caller.
 series_prerequisites() {
-	local dir=$1 name entry entries key d n found named=0 needed=() earlier=()
+	local dir=$1 name entry d n found named=0 needed=() earlier=()
 	name=$(series_name "$dir")
 	[[ $name != series ]] || return 0
 	mapfile -t earlier < <(series_before "$dir")
-	IFS=';' read -ra entries <<<"${SERIES_PREREQUISITES:-}"
-	for entry in "${entries[@]}"; do
-		[[ $entry =~ ^[[:space:]]*$ ]] && continue
-		[[ $entry == *:* ]] ||
-			die "SERIES_PREREQUISITES (config/$BASE/series.conf): '$entry' is not 'SERIES: NEEDED ...'"
-		key=${entry%%:*}
-		[[ ${key//[[:space:]]/} == "$name" ]] || continue
-		named=1
-		read -ra needed <<<"${entry#*:}"
-	done
+	entry=$(series_conf_value SERIES_PREREQUISITES "$name" 'SERIES: NEEDED ...') || exit 1
+	[[ -z $entry ]] || { named=1; read -ra needed <<<"${entry#=}"; }
 	if ((!named)); then
 		((${#earlier[@]} == 0)) || printf '%s\n' "${earlier[@]}"
 		return 0

@@ -6,7 +6,7 @@
 # before it stops with one line. On 7.3, 03-freelist needs 01-getpgid and 02-full-update, which
 # need nothing.
 # Plant: series_prerequisites taking every series as one SERIES_PREREQUISITES does not name.
-# Plant command: sed -i 's/^\t\tnamed=1$/\t\tnamed=0/' scripts/lib/patches.sh
+# Plant command: sed -i 's/{ named=1;/{ named=0;/' scripts/lib/patches.sh
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
