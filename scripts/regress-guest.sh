@@ -3,10 +3,10 @@
 #   regress-guest.sh DIR SUITE LIMIT [TESTS-FILE DENY]
 # test_progs and test_progs-no_alu32 run one test per invocation, each under a time limit of LIMIT
 # seconds: TESTS-FILE has a line per test, its name and what to pass to -a (the name, or some of its
-# subtests), DENY (comma-separated, test/subtest globs) is passed as -d; test_maps and
-# test_verifier run whole, under the same limit. Markers go to the output and to the kernel log, so
-# that a splat on the console belongs to the test around it and the host knows where to resume
-# after a crash:
+# subtests), DENY (comma-separated, test/subtest globs) is passed as -d; test_maps,
+# test_verifier and test_lru_map run whole, under the same limit. Markers go to the output and to
+# the kernel log, so that a splat on the console belongs to the test around it and the host knows
+# where to resume after a crash:
 #   lab-regress: start NAME | lab-regress: end NAME rc=RC secs=S | lab-regress: done
 # A test_progs that writes a JSON summary (-J, 6.4 and later) writes one per run, printed after the
 # end marker on one line (the output only: the kernel log gets the markers):
@@ -42,7 +42,7 @@ test_progs | test_progs-no_alu32)
 	done <"$tests"
 	[[ -z $json ]] || rm -f "$json"
 	;;
-test_maps | test_verifier) run "$suite" "./$suite" ;;
+test_maps | test_verifier | test_lru_map) run "$suite" "./$suite" ;;
 *)
 	echo "regress-guest.sh: unknown suite '$suite'" >&2
 	exit 2

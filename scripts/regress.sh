@@ -1,10 +1,11 @@
 #!/bin/bash
 # The kernel's own BPF selftests on the base and on the series, in the VM, the way BPF CI runs them:
 # a kernel built from the selftests' config (kernel.sh -c regress), test_progs, test_progs-no_alu32,
-# test_maps and test_verifier built from the same commit, run on the base commit and on the series.
+# test_maps and test_verifier (and on request test_lru_map) built from the same commit, run on the
+# base commit and on the series.
 #   scripts/regress.sh [options] [suite...]     (the options: scripts/regress.sh -h, usage() below)
 # Tests in config/<base>/DENYLIST (and DENYLIST.<suite>), upstream's format, are not run. Each test
-# of test_progs runs under LIMIT seconds (default 900), test_maps and test_verifier (run whole) under
+# of test_progs runs under LIMIT seconds (default 900), the others (run whole) under
 # 4 × LIMIT; a kernel that dies in a test (CRASH, HANG), or crashes or hangs after a test's end and
 # before the next one starts (counted against the test that ended), is booted again for the tests
 # after it, and a test that failed runs once more (passing then, it is reported flaky). Results are kept per
@@ -34,12 +35,14 @@ usage: scripts/regress.sh [-b REV | -B DIR] [-r REV] [-p PATCH] [-a TESTS] [-o D
               summary as a record, records/<base>/regress/ (scripts/readout.py records)
     VMS=1|2   one VM at a time, or the base's and the series' side by side (default: REGRESS_JOBS
               of config/<base>/tcg.conf, else 1)
-    suite     test_progs test_progs-no_alu32 test_maps test_verifier (default: all four)
+    suite     test_progs test_progs-no_alu32 test_maps test_verifier (default: these four), or
+              test_lru_map (the LRU hash maps' own test, run whole like test_maps)
 USAGE
 	exit 0
 }
 args=("$@")
 all_suites=(test_progs test_progs-no_alu32 test_maps test_verifier)
+known_suites=("${all_suites[@]}" test_lru_map)
 base_rev=$BASE_TAG series_rev=HEAD allow='' plant='' recorded='' results=''
 while getopts :b:B:r:p:a:o:Rh opt; do
 	case $opt in
@@ -57,8 +60,12 @@ done
 shift $((OPTIND - 1))
 suites=("${@:-${all_suites[@]}}")
 for s in "${suites[@]}"; do
-	[[ " ${all_suites[*]} " == *" $s "* ]] || die "unknown suite '$s' (expected: ${all_suites[*]})"
+	[[ " ${known_suites[*]} " == *" $s "* ]] || die "unknown suite '$s' (expected: ${known_suites[*]})"
 done
+# what the selftests build makes: the four suites always (one build serves every run), and
+# test_lru_map when it runs
+build_suites=("${all_suites[@]}")
+[[ " ${suites[*]} " != *" test_lru_map "* ]] || build_suites+=(test_lru_map)
 limit=${LIMIT:-900}
 jobs=${VMS:-$REGRESS_JOBS}
 [[ $jobs == 1 || $jobs == 2 ]] || die "VMS=$jobs: expected 1 (one VM at a time) or 2 (the base's and the series' side by side)"
@@ -102,7 +109,7 @@ dry_run_kernel() {
 	local side=$1 rev=$2 s out tmp tcg
 	stage_out "commit_$side" tree_commit "$rev"
 	commit_var=commit_$side
-	stage_bench "st" regress "${!commit_var}" "${all_suites[@]}"
+	stage_bench "st" regress "${!commit_var}" "${build_suites[@]}"
 	stage_kernel "kernel" regress "${!commit_var}"
 	tmp=$(mktemp -d)
 	for s in "${suites[@]}"; do
@@ -189,7 +196,7 @@ selection_key() {
 run_kernel() {
 	local side=$1 rev=$2 commit st kernel full dir s about
 	commit=$(tree_commit "$rev") || return
-	stage_bench st regress "$commit" "${all_suites[@]}" || return
+	stage_bench st regress "$commit" "${build_suites[@]}" || return
 	stage_kernel kernel regress "$commit" || return
 	# In the cache, a run of some test_progs tests (-a) has a directory of its own; the other
 	# suites' results are those of the full run, shared.
@@ -283,7 +290,7 @@ else
 	# naming a side that failed.
 	for rev in "$base_rev" "$series_rev"; do
 		commit=$(tree_commit "$rev")
-		stage_bench st regress "$commit" "${all_suites[@]}"
+		stage_bench st regress "$commit" "${build_suites[@]}"
 		stage_kernel kernel regress "$commit"
 	done
 	sides=$(mktemp -d)
