@@ -144,7 +144,7 @@ gates: deps
 mbox: tree
 	@scripts/mbox.sh
 
-# SUITES: some of test_progs test_progs-no_alu32 test_maps test_verifier; TESTS: test_progs tests
+# SUITES: some of test_progs test_progs-no_alu32 test_maps test_verifier, or test_lru_map; TESTS: test_progs tests
 # (comma-separated globs); PLANT: a patch applied on the series (lab/plants/NAME.patch);
 # RECORD=1: write the results as a record, records/<base>/regress/ (scripts/readout.py records). The
 # measuring targets' recipes start with + so that make -n runs them, as dry runs (DRY_RUN=1).
