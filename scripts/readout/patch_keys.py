@@ -38,7 +38,8 @@ def one_series_patches(directory):
 
 
 def series_patches(directory):
-    """Every patch of the base in directory, series after series, in the order git am applies them."""
+    """Every patch of the base in directory, series after series, in the order git am applies them:
+    the same list as scripts/lib/patches.sh's series_patches (unit/series_patches_match_across_languages)."""
     return [p for d in series_dirs(directory) for p in one_series_patches(d)]
 
 
