@@ -95,6 +95,7 @@ def main(argv=None):
         sys.stderr.close()
         return 0
     except OSError as e:
-        # a file that cannot be read or written
+        # a file that cannot be read or written: the subcommands leave it to this line (open()'s
+        # filename is the path they were given)
         print("%s: error: %s: %s" % (prog, e.filename, e.strerror), file=sys.stderr)
         return 1

@@ -85,9 +85,5 @@ def main(argv, prog):
     if args.commits and not args.repo:
         ap.error("--commits needs -C DIR")
     for item in args.what:
-        try:
-            key = commit_key(args.repo, item) if args.commits else patch_key(item, args.repo)
-        except OSError as e:
-            raise Error("%s: %s" % (item, e.strerror)) from None
-        print("%s %s" % key)
+        print("%s %s" % (commit_key(args.repo, item) if args.commits else patch_key(item, args.repo)))
     return 0
