@@ -96,8 +96,9 @@ one_series_patches() {
 }
 
 # series_patches [DIR]: every patch of the base in DIR (default $PATCHES), series after series, in
-# the order git am applies them, one path a line. The one definition of "the series' patches";
-# every script that needs them asks here.
+# the order git am applies them, one path a line. The shell's definition of "the series' patches":
+# every script that needs them asks here; scripts/readout/patch_keys.py's series_patches is the
+# Python one, held equal to it by unit/series_patches_match_across_languages.
 series_patches() {
 	local d
 	while read -r d; do

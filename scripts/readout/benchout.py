@@ -640,33 +640,24 @@ def last_field(runs, key):
 
 def append_run(path, run):
     """RUNS (the runs file PATH) with RUN as its last line."""
-    try:
-        with open(path, "a") as f:
-            f.write(json.dumps(run, ensure_ascii=False) + "\n")
-    except OSError as e:
-        raise BenchOutputError(f"{path}: {e.strerror}")
+    with open(path, "a") as f:
+        f.write(json.dumps(run, ensure_ascii=False) + "\n")
 
 
 def write_table(path, lines):
-    try:
-        with open(path, "w") as f:
-            f.writelines(line + "\n" for line in lines)
-    except OSError as e:
-        raise BenchOutputError(f"{path}: {e.strerror}")
+    with open(path, "w") as f:
+        f.writelines(line + "\n" for line in lines)
 
 
 def read_input(path):
     if path in (None, "-"):
         return sys.stdin.read()
-    try:
-        with open(path, errors="replace") as f:
-            return f.read()
-    except OSError as e:
-        raise BenchOutputError(f"{path}: {e.strerror}")
+    with open(path, errors="replace") as f:
+        return f.read()
 
 
-def main(argv, prog="readout.py benchout", out=sys.stdout):
-    args = list(argv)
+def main(argv, prog="readout.py benchout"):
+    out, args = sys.stdout, list(argv)
     if not args:
         return usage("expected a command: rate, lab, json, run, summary, report, trials-csv, scaling, clock or field (--help)")
     cmd, args = args[0], args[1:]

@@ -29,9 +29,8 @@ COMMANDS = {
 
 # The old names of the subcommands (scripts/MODULE.py, once seven-line scripts of their own), kept
 # as links to scripts/readout.py only while something outside its callers names them:
-# Documentation/lab.md (until its rewrite), tools/testing/bpf_lru_list's run.sh and kbench.sh
-# (records.py, until they record through scripts/lab-record.sh). Called by such a name, main() runs
-# its subcommand.
+# Documentation/lab.md (until its rewrite). No script, test or harness calls one
+# (unit/python_called_one_way). Called by such a name, main() runs its subcommand.
 OLD_NAMES = {module + ".py": name for name, (module, _) in COMMANDS.items()}
 
 
@@ -96,6 +95,7 @@ def main(argv=None):
         sys.stderr.close()
         return 0
     except OSError as e:
-        # a file that cannot be read or written
+        # a file that cannot be read or written: the subcommands leave it to this line (open()'s
+        # filename is the path they were given)
         print("%s: error: %s: %s" % (prog, e.filename, e.strerror), file=sys.stderr)
         return 1

@@ -70,8 +70,6 @@ def main(argv, prog):
             with open(patch_path) as f:
                 patches.append(f.read())
         out = fill(mbox, text, cc, patches)
-    except OSError as e:
-        raise Error("%s: %s" % (e.filename, e.strerror)) from None
     except Error as e:
         raise Error("%s: %s" % (path, e)) from None
     with open(path, "w") as f:

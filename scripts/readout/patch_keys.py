@@ -38,7 +38,8 @@ def one_series_patches(directory):
 
 
 def series_patches(directory):
-    """Every patch of the base in directory, series after series, in the order git am applies them."""
+    """Every patch of the base in directory, series after series, in the order git am applies them:
+    the same list as scripts/lib/patches.sh's series_patches (unit/series_patches_match_across_languages)."""
     return [p for d in series_dirs(directory) for p in one_series_patches(d)]
 
 
@@ -84,9 +85,5 @@ def main(argv, prog):
     if args.commits and not args.repo:
         ap.error("--commits needs -C DIR")
     for item in args.what:
-        try:
-            key = commit_key(args.repo, item) if args.commits else patch_key(item, args.repo)
-        except OSError as e:
-            raise Error("%s: %s" % (item, e.strerror)) from None
-        print("%s %s" % key)
+        print("%s %s" % (commit_key(args.repo, item) if args.commits else patch_key(item, args.repo)))
     return 0

@@ -636,11 +636,8 @@ def main(argv, prog):
     elif args.verb == "fields":
         print(json.dumps(lab_fields(args.kind, args.base), indent=1, ensure_ascii=False))
     elif args.verb == "ktap":
-        try:
-            with open(args.log, encoding="utf-8", errors="replace") as f:
-                summary = ktap_summary(f.read())
-        except OSError as e:
-            raise Error("%s: %s" % (args.log, e.strerror)) from None
+        with open(args.log, encoding="utf-8", errors="replace") as f:
+            summary = ktap_summary(f.read())
         summary.update({k: v for k, v in (("seconds", args.seconds), ("cache", args.cache)) if v is not None})
         print(json.dumps(summary, indent=1, sort_keys=True))
     elif args.verb == "check":

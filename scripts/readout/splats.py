@@ -48,8 +48,6 @@ def read(path):
             return f.read()
     except FileNotFoundError:
         return ""
-    except OSError as e:
-        raise cli.Error("%s: %s" % (path, e.strerror)) from None
 
 
 def main(argv, prog):

@@ -20,10 +20,8 @@ def main(args, prog):
         return cli.usage_error(prog, "no trials.csv given" if not args else "no such option: " + args[0])
     groups = collections.defaultdict(list)
     for path in args:
-        try:
-            rows = list(csv.DictReader(open(path)))
-        except OSError as e:
-            raise cli.Error("%s: %s" % (path, e.strerror)) from None
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
         for row in rows:
             if exclude and fnmatch.fnmatch(row["benchmark"], exclude):
                 continue

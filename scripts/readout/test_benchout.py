@@ -27,12 +27,8 @@ def cli(*args, stdin=None):
     if stdin is not None:
         benchout.sys.stdin = io.StringIO(stdin)
     try:
-        with contextlib.redirect_stderr(err):
-            try:
-                rc = benchout.main(list(args), out=out)
-            except benchout.BenchOutputError as e:
-                print(f"readout.py benchout: error: {e}", file=err)
-                rc = 1
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = readout_cli.main(["benchout", *args])
     finally:
         benchout.sys.stdin = old_stdin
     return rc, out.getvalue(), err.getvalue()

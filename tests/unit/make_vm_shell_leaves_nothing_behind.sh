@@ -53,6 +53,27 @@ left_behind() {
 	grep -F " $2" /proc/self/mountinfo || true
 }
 
+# stop_make_vm WHAT PID STOP...: once the fake guest offers its shell, stop make vm (PID, the leader
+# of its process group) with the command STOP; sets rc to make vm's exit status and left to what it
+# left behind. When the guest never offers a shell, says so with make vm's output, kills the group
+# and returns 1; when make vm still runs 10 s after STOP, says so, kills it and sets bad. (It reads
+# and sets the test's mark, out, qemu, runs, rc, left and bad.)
+stop_make_vm() {
+	local what=$1 pid=$2
+	shift 2
+	if ! poll 100 test -f "$mark"; then
+		echo "$what: the fake guest never offered a shell"
+		sed 's/^/    /' "$out"
+		kill -KILL -- -"$pid" 2>/dev/null || true
+		return 1
+	fi
+	"$@" || true
+	poll 100 ended "$pid" || { echo "$what: make vm still runs 10 s after it"; kill -KILL -- -"$pid"; bad=1; }
+	rc=0
+	wait "$pid" || rc=$?
+	left=$(left_behind "$qemu" "$runs")
+}
+
 make_vm_shell_leaves_nothing_behind() {
 	local lab=$scratch/lab qemu=$scratch/qemu runs=$scratch/runs mark=$scratch/started out=$scratch/out
 	local pid rc left bad=0
@@ -86,25 +107,16 @@ make_vm_shell_leaves_nothing_behind() {
 	FAKE_GUEST_HANGS=1 setsid script -qec "stty -g >$scratch/tty.before; $(printf '%q ' "${env_vm[@]}") make -s -C $lab vm; stty -g >$scratch/tty.after" \
 		/dev/null </dev/null >"$out" 2>&1 &
 	pid=$!
-	if poll 100 test -f "$mark"; then
-		pkill -TERM -f "scripts/vm.sh -k $lab/kernel" || true
-		poll 100 ended "$pid" || { echo "kill: vm.sh still runs 10 s after SIGTERM"; kill -KILL -- -"$pid"; bad=1; }
-		wait "$pid" || true
-		left=$(left_behind "$qemu" "$runs")
-		if [[ -n $left ]]; then
-			echo "kill: left behind: $left"
-			bad=1
-		elif ! cmp -s "$scratch/tty.before" "$scratch/tty.after"; then
-			echo "kill: the terminal was left changed: $(cat "$scratch/tty.after" 2>/dev/null) (before: $(cat "$scratch/tty.before"))"
-			bad=1
-		else
-			echo "kill: nothing left, the terminal's settings back"
-		fi
-	else
-		echo "kill: the fake guest never offered a shell"
-		sed 's/^/    /' "$out"
-		kill -KILL -- -"$pid" 2>/dev/null || true
+	if ! stop_make_vm kill "$pid" pkill -TERM -f "scripts/vm.sh -k $lab/kernel"; then
 		bad=1
+	elif [[ -n $left ]]; then
+		echo "kill: left behind: $left"
+		bad=1
+	elif ! cmp -s "$scratch/tty.before" "$scratch/tty.after"; then
+		echo "kill: the terminal was left changed: $(cat "$scratch/tty.after" 2>/dev/null) (before: $(cat "$scratch/tty.before"))"
+		bad=1
+	else
+		echo "kill: nothing left, the terminal's settings back"
 	fi
 
 	# 3. SIGINT to the whole group (a Ctrl-C before the terminal is raw): nothing left. (A job that
@@ -116,23 +128,13 @@ make_vm_shell_leaves_nothing_behind() {
 	setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "$ARGV[0]: $!"' "${env_vm[@]}" make -s -C "$lab" vm \
 		<"$scratch/stdin" >"$out" 2>&1 &
 	pid=$!
-	if poll 100 test -f "$mark"; then
-		kill -INT -- -"$pid"
-		poll 100 ended "$pid" || { echo "SIGINT: make vm still runs 10 s after it"; kill -KILL -- -"$pid"; bad=1; }
-		rc=0
-		wait "$pid" || rc=$?
-		left=$(left_behind "$qemu" "$runs")
-		if [[ -n $left ]] || ((rc == 0)); then
-			echo "SIGINT: make exited $rc; left behind: ${left:-nothing}"
-			bad=1
-		else
-			echo "SIGINT: make exited $rc, nothing left"
-		fi
-	else
-		echo "SIGINT: the fake guest never offered a shell"
-		sed 's/^/    /' "$out"
-		kill -KILL -- -"$pid" 2>/dev/null || true
+	if ! stop_make_vm SIGINT "$pid" kill -INT -- -"$pid"; then
 		bad=1
+	elif [[ -n $left ]] || ((rc == 0)); then
+		echo "SIGINT: make exited $rc; left behind: ${left:-nothing}"
+		bad=1
+	else
+		echo "SIGINT: make exited $rc, nothing left"
 	fi
 	exec {keep}>&-
 	pkill -KILL -f "^/bin/bash $qemu" || true

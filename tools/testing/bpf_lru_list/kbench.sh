@@ -87,7 +87,7 @@ python3 "$HERE/mt_run.py" ktable --json "$OUT/results.json" "$OUT/results.jsonl"
 ((${#failed[@]} == 0)) || printf '\nFailed: %s\n' "${failed[*]}" >>"$OUT/table.md"
 cat "$OUT/table.md"
 if [[ ${RECORD:-0} == 1 ]]; then
-	"$LAB/scripts/records.py" write --kind mt --base "$BASE" --name lru-kbench \
+	"$LAB/scripts/readout.py" records write --kind mt --base "$BASE" --name lru-kbench \
 		--clock "$(printf '%s\n' "${clocks[@]}" | sort -u | paste -sd,)" --status $((${#failed[@]} > 0)) \
 		--variant "$VARIANT=$commit" --param "kernel=$kernel" \
 		--what "lru_kbench in the VM on lab variant $VARIANT: common-LRU pops, steal walks and lists visited per walk" \

@@ -44,7 +44,7 @@ usage: run.sh [--src DIR] [--version NAME=DIR]... [test|mt [CASE...]|count [CASE
 Environment: LRU_TREE (default $CACHE/linux), LRU_REV (lab-base),
   LRU_OBJ (build products, default $CACHE/obj/bpf_lru_list), LRU_MT_REPS (5), LRU_MT_MS (200),
   LRU_SEEDS (scan: 1),
-  RECORD=1 (test, mt, count, scan, capacity, plant: also write a record with scripts/records.py, kind mt,
+  RECORD=1 (test, mt, count, scan, capacity, plant: also write a record with scripts/readout.py records, kind mt,
   plant for plant, name lru-<command>[-\$LRU_RECORD_NAME]).
 EOF
 }
@@ -112,7 +112,7 @@ build() {
 	fi
 }
 
-# record COMMAND WHAT [KIND STATUS FILE...]: a record (scripts/records.py) when RECORD=1;
+# record COMMAND WHAT [KIND STATUS FILE...]: a record (scripts/readout.py records) when RECORD=1;
 # by default kind mt, status 0, $OUT/results.json and $OUT/table.md
 record() {
 	local name vars=() v kind=${3:-mt} status=${4:-0} files=("${@:5}") clock=native
@@ -126,7 +126,7 @@ record() {
 	for v in "${VERSIONS[@]}"; do
 		vars+=(--variant "${v%%=*}=$(basename "${v#*=}")")
 	done
-	"$HERE/../../../scripts/records.py" write --kind "$kind" --base 7.3 --name "$name" \
+	"$HERE/../../../scripts/readout.py" records write --kind "$kind" --base 7.3 --name "$name" \
 		--clock "$clock" --status "$status" "${vars[@]}" --param "source=$SOURCE" \
 		--what "$2" --command "$COMMAND" "${files[@]}" >&2
 }
