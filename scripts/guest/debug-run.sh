@@ -1,8 +1,8 @@
 #!/bin/bash
 # The guest runner of make check-debug (scripts/measure.sh -C debug -J splats RUNNER debug-run), in
-# the debug VM (KCSAN, lockdep): short runs of the benchmarks the series changes (with the freelist's
-# race of two CPUs where the bench has it), a full stack map popped in NMI, then the selftests the
-# series touches.
+# the debug VM (KCSAN, lockdep): short runs of the benchmarks the series changes (with the
+# freelist's race of two CPUs and the LRU's inserts where the bench has them), a full stack map
+# popped in NMI, then the selftests the series touches.
 #   scripts/guest/debug-run.sh -b BENCH_DIR -s SELFTESTS_DIR -N NMI_STACKMAP
 # -b: the bench's directory; -s: the selftests' (test_progs); -N: tools/testing/nmi_stackmap's
 # binary. Exits 1 if a run failed; the splats are judged on the host (scripts/lib/splats.sh).
@@ -43,6 +43,12 @@ bench -w1 -d2 -p2 htab-mem --use-case add_del_on_diff_cpu --preallocated || stat
 # and clear the bits of heads they empty. Back to back: an open loop's schedule is not kept under KCSAN.
 if "$bench_dir/bench" --help 2>&1 | grep -q -- '--churners'; then
 	bench -w1 -d5 -a -p2 bpf-hashmap-full-update --mode race --period_ns 0 || status=1
+fi
+# The common LRU's refills, where the bench has bpf-lru-hashmap-update (7.3's 04-lru, 6.12's
+# backport): two CPUs insert into a full 64-entry map, each refill rotating and shrinking the
+# global lists for max_entries / possible CPUs / 2 nodes under their lock.
+if "$bench_dir/bench" -l 2>/dev/null | grep -q -- '^- bpf-lru-hashmap-update$'; then
+	bench -w1 -d2 -a -p2 bpf-lru-hashmap-update --max_entries 64 || status=1
 fi
 bench -w1 -d2 -p2 htab-mem --use-case batch_add_batch_del || status=1
 bench -w1 -d2 --nr_maps 16 local-storage-cache-seq-get || status=1
