@@ -21,7 +21,9 @@
 # newer than it, else the oldest (7.x: 7.3, 6.12.y and later 6.x: 6.12, 6.1.y to 6.11: 6.1); or
 # BASE=<base>. Refused, in one line: not a git tree, a revision that does not exist, a kernel older
 # than the oldest base (6.1), uncommitted changes (TREE_DIRTY=1: build the commits anyway),
-# RECORD=1 (records/ are the lab's own series': the results stay in the cache).
+# RECORD=1 (records/ are the lab's own series': the results stay in the cache). make compare's
+# README.md names the tree and its revisions as commits in its command (TREE=... BASE_REV=...
+# SERIES_REV=...): run again, it measures the same commits.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"

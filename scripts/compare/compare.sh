@@ -14,7 +14,9 @@
 #       stamp; scripts/lib/results.sh, with a `latest` link; the last line names it); RECORD=1 also
 #       writes them as a record, records/<base>/compare/<date>-NAME/ (scripts/readout.py records; NAME
 #       default: compare)
-# DRY_RUN=1 (make -n compare) prints every trial's commands, builds and boots nothing.
+# DRY_RUN=1 (make -n compare) prints every trial's commands and the command README.md (and the
+# record) will name, builds and boots nothing. With TREE= (scripts/tree.sh --help) that command
+# starts with the tree and its revisions as commits (TREE=... BASE_REV=... SERIES_REV=...).
 # The same bench binary (the tree's HEAD, or -b's) runs on every kernel, so only the kernel differs.
 # Trials run A B A B ..., never A A B B, so that drift on this noisy machine hits all variants.
 set -euo pipefail
@@ -91,25 +93,27 @@ for clock in $clocks; do
 		done
 	done
 done
-# the trials as CSV rows, from the runs' lines (scripts/readout.py benchout)
-csv=$out/trials.csv
-if dry_run; then
-	echo "+ $(shown python3 "$LAB_ROOT/scripts/readout.py" benchout trials-csv "$runs") > $(shown "$csv")"
-	echo "+ $(shown /usr/bin/python3 "$LAB_ROOT/scripts/readout.py" stats "$csv" "$out") >> $(shown "$out/README.md")"
-	lab_record --kind compare --name "$record_name" --what "make compare" "$csv" "table.md=$out/README.md"
-	results_done "$out"
-	exit 0
-fi
-python3 "$LAB_ROOT/scripts/readout.py" benchout trials-csv "$runs" >"$csv"
-
-# the VM knobs that were set go into the command too: a 255-CPU boot needs its SILENCE to be rerun
+# The command of README.md and of the record: the VM knobs that were set go into it too (a 255-CPU
+# boot needs its SILENCE to be rerun), and with TREE= the tree and its revisions as commits
+# (own_tree_knobs), without which it would name the lab's tree.
 knobs=''
 for k in CPUS MAXCPUS MEM TIMEOUT SILENCE ACCEL; do
 	[[ -z ${!k:-} ]] || knobs+="$k=${!k} "
 done
-command="${knobs}BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$variants' -P '$possible' -d $duration"
+command="${knobs}$(own_tree_knobs)BASE=$BASE scripts/compare/compare.sh -n $trials -k '$clocks' -V '$variants' -P '$possible' -d $duration"
 [[ $bench_rev == HEAD ]] || command+=" -b $bench_rev"
 command+=" ${benchs[*]}"
+# the trials as CSV rows, from the runs' lines (scripts/readout.py benchout)
+csv=$out/trials.csv
+if dry_run; then
+	echo "+ $(shown python3 "$LAB_ROOT/scripts/readout.py" benchout trials-csv "$runs") > $(shown "$csv")"
+	note "command (README.md's, the record's): $command"
+	echo "+ $(shown /usr/bin/python3 "$LAB_ROOT/scripts/readout.py" stats "$csv" "$out") >> $(shown "$out/README.md")"
+	lab_record --kind compare --name "$record_name" --command "$command" --what "make compare" "$csv" "table.md=$out/README.md"
+	results_done "$out"
+	exit 0
+fi
+python3 "$LAB_ROOT/scripts/readout.py" benchout trials-csv "$runs" >"$csv"
 {
 	echo "# make compare: $name"
 	echo

@@ -124,6 +124,16 @@ own_tree_commit() {
 		git -C "$OWN_TREE" rev-parse --verify -q "$rev^{commit}"
 }
 
+# own_tree_knobs: with TREE=, the knobs that measure the same commits again, for the command a
+# measuring target writes into its results (TREE=<the checkout> BASE_REV=<commit> SERIES_REV=<commit>
+# [TREE_DIRTY=1], then a space): the revisions as the commits they were, which a branch that moves on
+# does not change; nothing without TREE=, where BASE= alone names the lab's tree.
+own_tree_knobs() {
+	[[ -n $OWN_TREE ]] || return 0
+	printf 'TREE=%q %sSERIES_REV=%s %s' "$OWN_TREE" "${LAB_OWN_BASE:+BASE_REV=$LAB_OWN_BASE }" "$LAB_OWN_SERIES" \
+		"$([[ ${TREE_DIRTY:-0} == 1 ]] && echo 'TREE_DIRTY=1 ')"
+}
+
 # own_tree_sync: with TREE=, the lab's clone made (git clone --shared) or brought to the user's
 # revisions: branch lab-own at SERIES_REV as its HEAD, tag lab-base at BASE_REV. Writes only there.
 own_tree_sync() {
