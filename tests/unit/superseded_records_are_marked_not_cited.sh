@@ -6,7 +6,7 @@
 # Plant: write() not marking what it replaces.
 # Plant command: sed -i 's/^    mark_superseded(root, base, kind)$/    pass/' scripts/readout/records.py
 # Plant: a findings page citing a superseded record.
-# Plant command: sed -i 's|7.3/check-debug/20261207-043534-check-debug, v6)|7.3/check-debug/20261206-123241-check-debug, v6)|' Documentation/findings/freelist.md
+# Plant command: sed -i 's|7.3/check-debug/20261207-074922-check-debug, v6 with|7.3/check-debug/20261207-074336-check-debug, v6 with|' Documentation/findings/freelist.md
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
