@@ -54,6 +54,9 @@ own_tree_resolve() {
 	else
 		base=''	# commit_of base says what to set
 	fi
+	# e.g. a fresh clone, whose branch's upstream is the same commit
+	[[ $base != "$series" ]] ||
+		die "TREE=$TREE: the base and the series are one commit (${series:0:12}): nothing to compare; set BASE_REV"
 	min=$(lab_bases | head -n1)
 	for what in SERIES_REV BASE_REV; do
 		[[ $what == SERIES_REV ]] && rev=$series || rev=$base
