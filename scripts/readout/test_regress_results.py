@@ -357,6 +357,15 @@ class Results(unittest.TestCase):
             self.assertIn("REGRESSION: " + line, out)
         self.assertNotIn(": c:", out)
 
+    def test_diff_does_not_judge_what_the_series_denied(self):
+        # A base recorded before the DENYLIST named a test (make regress -B): it ran it, OK; the
+        # series, under the list, did not. Plant: judge a DENIED series result like any other.
+        self.write("base", "test_progs", {"a": "OK", "a/x": "OK", "b": "OK"})
+        self.write("series", "test_progs", {"a": "DENIED", "a/x": "DENIED", "b": "OK"})
+        rc, out = self.diff()
+        self.assertEqual(rc, 0, out)
+        self.assertIn("0 tests pass on the base and not on the series", out)
+
     def test_diff_of_a_selection(self):
         # The base ran everything, the series only -a htab*,bpf_iter/bpf_hash_map.
         self.write("base", "test_progs", {"htab_update": "OK", "htab_update/reenter": "OK",
