@@ -63,11 +63,11 @@ dry_run_builds_and_boots_nothing() {
 		'+ read -r splats unknown_splats < <(judge_splats */series.log */series.log.err)' || { echo "$out"; return 1; }
 	out=$(make -s -C "$lab" -n regress SUITES=test_maps 2>&1) || { echo "make -n regress failed: $out"; return 1; }
 	has "$out" '+ kernel=$(scripts/kernel.sh -c regress "$commit_series")' \
-		'+ scripts/vm.sh -k "$kernel" * -- "bash scripts/regress-guest.sh $st test_maps *' || { echo "$out"; return 1; }
-	# test_lru_map: built with the four suites, run whole
+		'+ TCG_THREAD=single scripts/vm.sh -k "$kernel" * -- "bash scripts/regress-guest.sh $st test_maps *' || { echo "$out"; return 1; }
+	# (config/7.3/tcg.conf: regress runs single-threaded TCG.) test_lru_map: built with the four suites, run whole
 	out=$(make -s -C "$lab" -n regress SUITES=test_lru_map 2>&1) || { echo "make -n regress failed: $out"; return 1; }
 	has "$out" '+ st=$(scripts/bench-build.sh -c regress "$commit_series" test_progs test_progs-no_alu32 test_maps test_verifier test_lru_map)' \
-		'+ scripts/vm.sh -k "$kernel" * -- "bash scripts/regress-guest.sh $st test_lru_map *' || { echo "$out"; return 1; }
+		'+ TCG_THREAD=single scripts/vm.sh -k "$kernel" * -- "bash scripts/regress-guest.sh $st test_lru_map *' || { echo "$out"; return 1; }
 	[[ ! -e $lab/ran ]] || { echo "built or booted:"; cat "$lab/ran"; return 1; }
 	[[ -z $(ls -A "$LAB_CACHE") ]] || { echo "the dry runs wrote to the cache:"; find "$LAB_CACHE"; return 1; }
 	# bad input: one line, as in a real run
