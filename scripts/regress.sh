@@ -155,7 +155,7 @@ run_suite() {
 		die "$suite: $out.out holds runs without their console ($out.console), so their splats are unknown: remove $out.* to run $suite again"
 	if [[ -s $out.out ]]; then
 		python3 "$LAB_ROOT/scripts/readout.py" regress-results marks finished "$out.out" >"$out.finished"
-		awk 'NR == FNR { done[$1]; next } !($1 in done)' "$out.finished" "$todo" >"$todo.tmp"
+		drop_listed "$out.finished" "$todo" >"$todo.tmp"
 		mv "$todo.tmp" "$todo"
 		note "$suite: $(wc -l <"$out.finished") tests finished in an earlier run, $(wc -l <"$todo") to run ($out.out)"
 	fi
@@ -169,7 +169,7 @@ run_suite() {
 	# then is flaky (its record says so), not failed. Done once per suite run.
 	if [[ $suite == test_progs* ]] && ! python3 "$LAB_ROOT/scripts/readout.py" regress-results marks retried "$out.out"; then
 		python3 "$LAB_ROOT/scripts/readout.py" regress-results marks failed "$out.out" >"$out.failed"
-		awk 'NR == FNR { f[$1]; next } ($1 in f)' "$out.failed" "$out.plan" >"$todo"
+		keep_listed "$out.failed" "$out.plan" >"$todo"
 		if [[ -s $todo ]]; then
 			note "$suite: $(wc -l <"$todo") failed tests run again: $(cut -d' ' -f1 "$todo" | xargs)"
 			run_todo "$todo"

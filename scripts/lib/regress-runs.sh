@@ -4,6 +4,17 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2154 # out, suite, kernel: run_suite's; stop_requested: run_stoppable's
 
+# drop_listed LIST FILE: FILE's lines whose first field is not the first field of a line of LIST;
+# keep_listed LIST FILE: those whose first field is. LIST may be empty (no test finished in a run
+# cut short, none failed): awk's NR == FNR would then read FILE as the list.
+drop_listed() {
+	awk 'FILENAME == ARGV[1] { l[$1]; next } !($1 in l)' "$1" "$2"
+}
+
+keep_listed() {
+	awk 'FILENAME == ARGV[1] { l[$1]; next } ($1 in l)' "$1" "$2"
+}
+
 # run_todo TODO: run the tests listed in TODO (regress-guest.sh) in the VM, appending to $out.out;
 # a kernel that dies in a test, or between two, is booted again for the tests after it (uses
 # run_suite's variables)
