@@ -13,7 +13,7 @@
 . "$S/lib/regress-runs.sh"
 
 regress_resume_lists_allow_an_empty_side() {
-	local got case list file want
+	local got case fn list want
 	printf '%s\n' 'a x' 'b y' 'c z' >"$scratch/plan"
 	while IFS='|' read -r case fn list want; do
 		printf '%b' "$list" >"$scratch/list"
