@@ -10,6 +10,10 @@
       pass / fail / skip counts and wall time per suite, a Markdown table
   readout.py regress-results diff BASE-DIR SERIES-DIR
       tests that pass (or skip) on the base and do not pass on the series; exit 1 if any, naming them
+  readout.py regress-results times BASE.json SERIES.json [PREFIX,...]...
+      each whole test's time in SERIES.json over its time in BASE.json (tests OK in both, 5 s or
+      more in the base): median and quartiles over all of them, then over each group of name
+      prefixes; runs of one kernel on two hosts give the hosts' difference
   readout.py regress-results record DOC LABEL=DIR...
       each side's results (its *.json and about) copied to DOC/LABEL, for make regress RECORD=1,
       through DOC/LABEL.new: a side that is DOC/LABEL already (regress.sh -B of the recorded base)
@@ -39,6 +43,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import sys
 
 from . import cli
@@ -386,6 +391,30 @@ def record(doc, args):
         os.rename(staged, dest)
 
 
+def times(base_json, series_json, groups=(), least=5):
+    """The time each test took in SERIES_JSON over the time it took in BASE_JSON, for the tests OK
+    in both that took LEAST seconds or more in the base: a markdown table, all such tests, then one
+    row per group (comma-separated name prefixes). Read across hosts, the rows of tests that a
+    series does not touch are the hosts' difference."""
+    def secs(path):
+        with open(path) as f:
+            return {t["name"]: t["secs"] for t in json.load(f)["tests"]
+                    if t.get("result") == "OK" and t.get("secs") is not None}
+    base, series = secs(base_json), secs(series_json)
+    ratio = {n: series[n] / s for n, s in base.items() if s >= least and n in series and "/" not in n}
+    out = [f"| tests OK on both, {least} s or more in the base | n | median, series/base | quartiles |",
+           "|---|---|---|---|"]
+    for label in ("all", *groups):
+        prefixes = None if label == "all" else tuple(label.split(","))
+        r = sorted(v for n, v in ratio.items() if prefixes is None or n.startswith(prefixes))
+        if len(r) < 2:
+            raise cli.Error(f"times: {len(r)} tests in '{label}', too few for quartiles")
+        q = statistics.quantiles(r, n=4)
+        name = "all" if prefixes is None else " ".join(p + "*" for p in prefixes)
+        out.append(f"| {name} | {len(r)} | {statistics.median(r):.2f} | {q[0]:.2f}-{q[2]:.2f} |")
+    return "\n".join(out) + "\n"
+
+
 def main(argv, prog):
     argv = [prog, *argv]
     if len(argv) == 7 and argv[1] == "plan":
@@ -406,7 +435,10 @@ def main(argv, prog):
             return 0 if answer else 1
         print("".join(n + "\n" for n in answer), end="")
         return 0
+    if len(argv) >= 4 and argv[1] == "times":
+        print(times(argv[2], argv[3], argv[4:]), end="")
+        return 0
     if len(argv) >= 4 and argv[1] == "record" and all("=" in a for a in argv[3:]):
         record(argv[2], argv[3:])
         return 0
-    return cli.usage_error(prog, "expected plan, parse, summary, diff, record or marks, with its arguments")
+    return cli.usage_error(prog, "expected plan, parse, summary, diff, times, record or marks, with its arguments")

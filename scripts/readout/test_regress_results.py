@@ -3,6 +3,8 @@
 Plant of test_record_keeps_a_base_recorded_in_place: the record removes DOC/LABEL before it
 copies (what regress.sh did: `-B <the recorded base> -R` deleted the base, when -R recorded in place):
   sed -i 's/^        staged = dest + ".new"$/        shutil.rmtree(dest, ignore_errors=True); staged = dest + ".new"/' regress_results.py
+Plant of test_times_reads_whole_tests_ok_on_both: subtests counted as tests:
+  sed -i 's/ and n in series and "\\/" not in n}/ and n in series}/' regress_results.py
 """
 import contextlib
 import io
@@ -387,6 +389,30 @@ class Results(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("base failure not in the DENYLIST: test_maps: test_maps: FAIL", out)
 
+
+    def test_times_reads_whole_tests_ok_on_both(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+
+        def suite(tests):
+            path = os.path.join(tmp.name, f"s{len(os.listdir(tmp.name))}.json")
+            with open(path, "w") as f:
+                json.dump({"suite": "test_progs", "tests": [
+                    dict(name=n, result=r, **({} if s is None else {"secs": s})) for n, r, s in tests]}, f)
+            return path
+        base = suite([("verifier_a", "OK", 10), ("verifier_b", "OK", 20), ("htab", "OK", 10),
+                      ("lru", "OK", 10), ("short", "OK", 4), ("gone", "OK", 10),
+                      ("verifier_a/sub", "OK", 10), ("failed", "OK", 10)])
+        series = suite([("verifier_a", "OK", 20), ("verifier_b", "OK", 40), ("htab", "OK", 40),
+                        ("lru", "OK", 40), ("short", "OK", 40), ("failed", "FAIL", 40),
+                        ("verifier_a/sub", "OK", 90)])
+        got = rr.times(base, series, ["verifier"]).splitlines()
+        # all: verifier_a 2, verifier_b 2, htab 4, lru 4 (short under 5 s in the base, gone not
+        # in the series, failed not OK, a subtest not a whole test)
+        self.assertEqual(got[2], "| all | 4 | 3.00 | 2.00-4.00 |")
+        self.assertEqual(got[3], "| verifier* | 2 | 2.00 | 2.00-2.00 |")
+        with self.assertRaises(cli.Error):
+            rr.times(base, series, ["nothing"])
 
     def test_record_keeps_a_base_recorded_in_place(self):
         # make regress -B <recorded base> -R, when -R wrote in place: the base's directory is
