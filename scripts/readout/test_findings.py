@@ -124,6 +124,17 @@ class GeneratorTest(Fixture):
         self.assertEqual(out[2], "| 6.1 | not measured | | | | |")
         self.assertEqual(out[3], "| 7.3 | every test | test_progs | 1, 1, 0 | 1, 1, 0 | **0** |")
 
+    def test_regress_counts_the_suites_compared(self):
+        # a series run of fewer suites against a recorded base of more (-B): both sides count the
+        # suites compared, not the base's every suite
+        progs = {"suite": "test_progs", "wall": 60, "tests": [{"name": "a", "result": "OK"}]}
+        maps = {"suite": "test_maps", "wall": 60, "tests": [{"name": "test_maps", "result": "OK"}]}
+        self.record("regress", "regress", {"base/test_progs.json": progs, "base/test_maps.json": maps,
+                                           "series/test_progs.json": progs},
+                    clock="none", params={"allow": ""}, command="scripts/regress.sh -B base test_progs")
+        out = self.tables().regress()
+        self.assertEqual(out[3], "| 7.3 | every test | test_progs | 1, 0, 0 | 1, 0, 0 | **0** |")
+
     def test_nmi_is_the_records_table(self):
         self.record("nmi", "nmi-stackmap-regress", {"table.md": "| kernel |\n|---|\n| base |\n"}, clock="wall-tcg")
         self.record("nmi", "nmi-stackmap-debug", {"table.md": "| kernel |\n|---|\n| other |\n"}, clock="wall-tcg")
