@@ -11,8 +11,8 @@
   readout.py regress-results diff BASE-DIR SERIES-DIR
       tests that pass (or skip) on the base and do not pass on the series; exit 1 if any, naming them
   readout.py regress-results times BASE.json SERIES.json [PREFIX,...]...
-      each whole test's time in SERIES.json over its time in BASE.json (tests OK in both, 5 s or
-      more in the base): median and quartiles over all of them, then over each group of name
+      each whole test's time in SERIES.json over its time in BASE.json (tests OK in both and not
+      flaky, 5 s or more in the base): median and quartiles over all of them, then over each group of name
       prefixes; runs of one kernel on two hosts give the hosts' difference
   readout.py regress-results record DOC LABEL=DIR...
       each side's results (its *.json and about) copied to DOC/LABEL, for make regress RECORD=1,
@@ -393,13 +393,15 @@ def record(doc, args):
 
 def times(base_json, series_json, groups=(), least=5):
     """The time each test took in SERIES_JSON over the time it took in BASE_JSON, for the tests OK
-    in both that took LEAST seconds or more in the base: a markdown table, all such tests, then one
-    row per group (comma-separated name prefixes). Read across hosts, the rows of tests that a
-    series does not touch are the hosts' difference."""
+    in both (not flaky: a retried test's time is its second run's) that took LEAST seconds or more
+    in the base: a markdown table, all such tests, then one row per group (comma-separated name
+    prefixes). Times are whole seconds (regress-guest.sh's secs=), so a ratio of a 5 s test moves
+    in steps of 0.2. Read across hosts, the rows of tests that a series does not touch are the
+    hosts' difference, under the load each run had."""
     def secs(path):
         with open(path) as f:
             return {t["name"]: t["secs"] for t in json.load(f)["tests"]
-                    if t.get("result") == "OK" and t.get("secs") is not None}
+                    if t.get("result") == "OK" and not t.get("flaky") and t.get("secs") is not None}
     base, series = secs(base_json), secs(series_json)
     ratio = {n: series[n] / s for n, s in base.items() if s >= least and n in series and "/" not in n}
     out = [f"| tests OK on both, {least} s or more in the base | n | median, series/base | quartiles |",
@@ -409,7 +411,7 @@ def times(base_json, series_json, groups=(), least=5):
         r = sorted(v for n, v in ratio.items() if prefixes is None or n.startswith(prefixes))
         if len(r) < 2:
             raise cli.Error(f"times: {len(r)} tests in '{label}', too few for quartiles")
-        q = statistics.quantiles(r, n=4)
+        q = statistics.quantiles(r, n=4, method="inclusive")    # within the data, also for 2
         name = "all" if prefixes is None else " ".join(p + "*" for p in prefixes)
         out.append(f"| {name} | {len(r)} | {statistics.median(r):.2f} | {q[0]:.2f}-{q[2]:.2f} |")
     return "\n".join(out) + "\n"

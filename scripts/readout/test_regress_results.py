@@ -3,7 +3,10 @@
 Plant of test_record_keeps_a_base_recorded_in_place: the record removes DOC/LABEL before it
 copies (what regress.sh did: `-B <the recorded base> -R` deleted the base, when -R recorded in place):
   sed -i 's/^        staged = dest + ".new"$/        shutil.rmtree(dest, ignore_errors=True); staged = dest + ".new"/' regress_results.py
-Plant of test_times_reads_whole_tests_ok_on_both: subtests counted as tests:
+Plants of test_times_reads_whole_tests_ok_on_both: quartiles that extrapolate (statistics'
+default, method="exclusive": 0.25-4.75 for 1 and 4); flaky tests counted; subtests counted as tests:
+  sed -i 's/, method="inclusive")/)/' regress_results.py
+  sed -i 's/ and not t.get("flaky")//' regress_results.py
   sed -i 's/ and n in series and "\\/" not in n}/ and n in series}/' regress_results.py
 """
 import contextlib
@@ -400,17 +403,23 @@ class Results(unittest.TestCase):
                 json.dump({"suite": "test_progs", "tests": [
                     dict(name=n, result=r, **({} if s is None else {"secs": s})) for n, r, s in tests]}, f)
             return path
-        base = suite([("verifier_a", "OK", 10), ("verifier_b", "OK", 20), ("htab", "OK", 10),
+        base = suite([("verifier_a", "OK", 10), ("verifier_b", "OK", 10), ("htab", "OK", 10),
                       ("lru", "OK", 10), ("short", "OK", 4), ("gone", "OK", 10),
-                      ("verifier_a/sub", "OK", 10), ("failed", "OK", 10)])
-        series = suite([("verifier_a", "OK", 20), ("verifier_b", "OK", 40), ("htab", "OK", 40),
+                      ("verifier_a/sub", "OK", 10), ("failed", "OK", 10), ("retried", "OK", 10)])
+        series = suite([("verifier_a", "OK", 10), ("verifier_b", "OK", 40), ("htab", "OK", 40),
                         ("lru", "OK", 40), ("short", "OK", 40), ("failed", "FAIL", 40),
-                        ("verifier_a/sub", "OK", 90)])
+                        ("verifier_a/sub", "OK", 90), ("retried", "OK", 90)])
+        with open(series) as f:
+            d = json.load(f)
+        d["tests"][-1]["flaky"] = True
+        with open(series, "w") as f:
+            json.dump(d, f)
         got = rr.times(base, series, ["verifier"]).splitlines()
-        # all: verifier_a 2, verifier_b 2, htab 4, lru 4 (short under 5 s in the base, gone not
-        # in the series, failed not OK, a subtest not a whole test)
-        self.assertEqual(got[2], "| all | 4 | 3.00 | 2.00-4.00 |")
-        self.assertEqual(got[3], "| verifier* | 2 | 2.00 | 2.00-2.00 |")
+        # all: verifier_a 1, verifier_b 4, htab 4, lru 4 (short under 5 s in the base, gone not
+        # in the series, failed not OK, retried flaky, a subtest not a whole test); the quartiles
+        # of two lie between them
+        self.assertEqual(got[2], "| all | 4 | 4.00 | 3.25-4.00 |")
+        self.assertEqual(got[3], "| verifier* | 2 | 2.50 | 1.75-3.25 |")
         with self.assertRaises(cli.Error):
             rr.times(base, series, ["nothing"])
 
