@@ -51,7 +51,7 @@ help:
 	@echo "make vm-bench CMD='…'  the same, from the directory of REV's bench: CMD='./benchs/run_bench_NAME.sh'"
 	@echo "make compare      base vs series side by side in the VM (TRIALS, CLOCKS, VARIANTS, POSSIBLE, BENCHS, RECORD=1)"
 	@echo "make scaling      trig-* -p1 against -p2, base vs series bench, in the VM (HOST=1: on the host; RECORD=1)"
-	@echo "make regress      the kernel's BPF selftests (4 suites) on base and series, CI's config, in the VM (SUITES, TESTS, PLANT, LIMIT, VMS)"
+	@echo "make regress      the kernel's BPF selftests (4 suites) on base and series, CI's config, in the VM (SUITES, TESTS, PLANT, LIMIT, WHOLE_LIMIT, VMS)"
 	@echo "make nmi          a full stack map popped in NMI (sysrq-l), base vs series, in the VM (DEBUG=1: check-debug's kernels; RECORD=1)"
 	@echo "make check-debug  a KCSAN + lockdep kernel of REV runs the changed benchmarks and selftests: no splat but the base's known ones (RECORD=1)"
 	@echo "make matrix       EVIDENCE.md, the evidence table, from the records (records/, config/matrix; CHECK=1: only check it)"

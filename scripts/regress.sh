@@ -5,10 +5,10 @@
 # base commit and on the series.
 #   scripts/regress.sh [options] [suite...]     (the options: scripts/regress.sh -h, usage() below)
 # Tests in config/<base>/DENYLIST (and DENYLIST.<suite>), upstream's format, are not run. Each test
-# of test_progs runs under LIMIT seconds (default 900), the others (run whole) under
-# 4 × LIMIT; a kernel that dies in a test (CRASH, HANG), or crashes or hangs after a test's end and
-# before the next one starts (counted against the test that ended), is booted again for the tests
-# after it, and a test that failed runs once more (passing then, it is reported flaky). Results are kept per
+# of test_progs runs under LIMIT seconds (default 900), the others (run whole) under WHOLE_LIMIT
+# (default 4 × LIMIT); a kernel that dies in a test (CRASH, HANG), or crashes or hangs after a
+# test's end and before the next one starts (counted against the test that ended), is booted again
+# for the tests after it, and a test that failed runs once more (passing then, it is reported flaky). Results are kept per
 # kernel and suite in the cache and reused: a run cut short resumes. Prints pass/fail/skip per
 # suite and kernel; exits 1 if a test that passes (or skips) on the base does not pass on the
 # series, naming it, or if the base fails a test that the denylist does not name. Its builds and
@@ -33,6 +33,10 @@ usage: scripts/regress.sh [-b REV | -B DIR] [-r REV] [-p PATCH] [-a TESTS] [-o D
     -o DIR    results go to DIR/base and DIR/series, run afresh (default: the cache, reused)
     -R        the same as RECORD=1 (kept for the commands of older records): the results and a
               summary as a record, records/<base>/regress/ (scripts/readout.py records)
+    LIMIT=S   each test_progs test's time limit, in seconds (default 900; part of the selection
+              key: results kept under another LIMIT are not reused)
+    WHOLE_LIMIT=S  the time limit of a suite run whole (test_maps, test_verifier), in seconds
+              (default 4 x LIMIT)
     VMS=1|2   one VM at a time, or the base's and the series' side by side (default: REGRESS_JOBS
               of config/<base>/tcg.conf, else 1)
     suite     test_progs test_progs-no_alu32 test_maps test_verifier (default: these four), or
@@ -67,6 +71,10 @@ done
 build_suites=("${all_suites[@]}")
 [[ " ${suites[*]} " != *" test_lru_map "* ]] || build_suites+=(test_lru_map)
 limit=${LIMIT:-900}
+# A whole suite's limit is not part of the selection key: a suite that ends within it has the
+# same result under any longer limit, and one that reaches it is TIMEOUT, and is not kept for a
+# longer one (run_suite).
+whole_limit=${WHOLE_LIMIT:-$((4 * limit))}
 jobs=${VMS:-$REGRESS_JOBS}
 [[ $jobs == 1 || $jobs == 2 ]] || die "VMS=$jobs: expected 1 (one VM at a time) or 2 (the base's and the series' side by side)"
 need python3 timeout
@@ -114,7 +122,7 @@ dry_run_kernel() {
 	tmp=$(mktemp -d)
 	for s in "${suites[@]}"; do
 		suite=$s suite_limit=$limit
-		[[ $suite == test_progs* ]] || suite_limit=$((4 * limit))
+		[[ $suite == test_progs* ]] || suite_limit=$whole_limit
 		suite_deny "$suite" "$tmp/$suite"
 		out=\$results_$side/$suite
 		if [[ $suite == test_progs* ]]; then
@@ -134,7 +142,7 @@ run_suite() {
 	out=$dir/$suite
 	todo=$out.todo
 	suite_limit=$limit
-	[[ $suite == test_progs* ]] || suite_limit=$((4 * limit))
+	[[ $suite == test_progs* ]] || suite_limit=$whole_limit
 	suite_deny "$suite" "$out"
 	: >"$out.denied"
 	if [[ $suite == test_progs* ]]; then
@@ -153,6 +161,9 @@ run_suite() {
 	# the VM rather than at the end.
 	[[ ! -s $out.out || -f $out.console ]] ||
 		die "$suite: $out.out holds runs without their console ($out.console), so their splats are unknown: remove $out.* to run $suite again"
+	if [[ $suite != test_progs* && -s $out.out ]] && t=$(killed_short "$out.out" "$suite" "$suite_limit"); then
+		die "$suite: its kept run was stopped by a shorter time limit, at $t s (WHOLE_LIMIT=$suite_limit now): remove $out.* to run it again"
+	fi
 	if [[ -s $out.out ]]; then
 		python3 "$LAB_ROOT/scripts/readout.py" regress-results marks finished "$out.out" >"$out.finished"
 		drop_listed "$out.finished" "$todo" >"$todo.tmp"
@@ -324,7 +335,7 @@ if [[ ${RECORD:-0} == 1 ]]; then
 	python3 "$LAB_ROOT/scripts/readout.py" regress-results record "$doc" base="$base_dir" series="$series_dir"
 	{
 		echo "make regress on $BASE: the BPF selftests on the base and on the series"
-		echo "LIMIT=$limit, MAXCPUS=${MAXCPUS:-$REGRESS_MAXCPUS}: $((SECONDS - start)) s, runs kept in the cache reused; a suite's wall time is that of all its runs, VM boots included."
+		echo "LIMIT=$limit, WHOLE_LIMIT=$whole_limit, MAXCPUS=${MAXCPUS:-$REGRESS_MAXCPUS}: $((SECONDS - start)) s, runs kept in the cache reused; a suite's wall time is that of all its runs, VM boots included."
 		echo
 		echo "$summary"
 		echo
@@ -332,8 +343,8 @@ if [[ ${RECORD:-0} == 1 ]]; then
 	} >"$doc/summary.txt"
 	lab_record --kind regress --name "regress${plant:+-$(basename "$plant" .patch)}" --clock "$(vm_clock "$base_dir"/*.console "$series_dir"/*.console)" \
 		--what "make regress on $BASE${KERNEL_TOOLCHAIN:+ (kernels and selftests built with $KERNEL_TOOLCHAIN, LLVM=1)}: ${suites[*]} on the base and on the series, $([[ -n $allow ]] && echo 'selected test_progs tests (-a)' || echo 'every test')$([[ -n $plant ]] && echo ", the series with $(basename "$plant")")" \
-		--command "BASE=$BASE${KERNEL_TOOLCHAIN:+ LLVM=1} scripts/regress.sh ${args[*]}" --param "toolchain=${KERNEL_TOOLCHAIN:-gcc}" --param "allow=$allow" --param "suites=$(IFS=,; echo "${suites[*]}")" \
-		--param "limit=$limit" --param "maxcpus=${MAXCPUS:-$REGRESS_MAXCPUS}" "$doc/base" "$doc/series" "$doc/summary.txt"
+		--command "BASE=$BASE${KERNEL_TOOLCHAIN:+ LLVM=1}${LIMIT:+ LIMIT=$LIMIT}${WHOLE_LIMIT:+ WHOLE_LIMIT=$WHOLE_LIMIT} scripts/regress.sh ${args[*]}" --param "toolchain=${KERNEL_TOOLCHAIN:-gcc}" --param "allow=$allow" --param "suites=$(IFS=,; echo "${suites[*]}")" \
+		--param "limit=$limit" --param "whole_limit=$whole_limit" --param "maxcpus=${MAXCPUS:-$REGRESS_MAXCPUS}" "$doc/base" "$doc/series" "$doc/summary.txt"
 fi
 # the last line: where the results are (kept per kernel and suite, reused by the next run)
 note "results: base $base_dir/, series $series_dir/$([[ -n $results ]] || echo " (latest: $BASE_CACHE/regress/base, series)")"

@@ -205,6 +205,8 @@ check_knobs() {
 	[[ -z ${TIMEOUT:-} ]] || positive "$TIMEOUT" || knob_bad TIMEOUT "expected a positive number of seconds"
 	[[ -z ${SILENCE:-} ]] || positive "$SILENCE" || knob_bad SILENCE "expected a positive number of seconds"
 	[[ -z ${LIMIT:-} ]] || positive "$LIMIT" || knob_bad LIMIT "expected a positive number of seconds (a test's time limit)"
+	[[ -z ${WHOLE_LIMIT:-} ]] || positive "$WHOLE_LIMIT" ||
+		knob_bad WHOLE_LIMIT "expected a positive number of seconds (a whole suite's time limit)"
 	[[ -z ${VMS:-} || $VMS == 1 || $VMS == 2 ]] || knob_bad VMS "expected 1 (one VM at a time) or 2 (the base's and the series' side by side)"
 	[[ -z ${MEM:-} || $MEM =~ ^[1-9][0-9]*[MG]$ ]] || knob_bad MEM "expected a size like 512M or 2G"
 	[[ -z ${TCG_THREAD:-} || $TCG_THREAD == multi || $TCG_THREAD == single ]] ||

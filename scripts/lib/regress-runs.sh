@@ -15,6 +15,15 @@ keep_listed() {
 	awk 'FILENAME == ARGV[1] { l[$1]; next } ($1 in l)' "$1" "$2"
 }
 
+# killed_short OUT SUITE LIMIT: prints the seconds after which a time limit shorter than LIMIT
+# killed the whole suite SUITE in OUT, its kept run (regress-guest.sh: timeout -s KILL, rc=137);
+# fails if none did. Kept, that run would stand as TIMEOUT under LIMIT.
+killed_short() {
+	awk -v end="lab-regress: end $2 rc=137 secs=" -v limit="$3" '
+		index($0, end) == 1 { t = substr($0, length(end) + 1) }
+		END { if (t != "" && t + 0 < limit + 0) { print t; exit 0 } exit 1 }' "$1"
+}
+
 # run_todo TODO: run the tests listed in TODO (regress-guest.sh) in the VM, appending to $out.out;
 # a kernel that dies in a test, or between two, is booted again for the tests after it (uses
 # run_suite's variables)

@@ -9,6 +9,8 @@
 # Plant command: sed -i 's/^\t\[\[ \${DRY_RUN:-0} == 1 \]\]$/\tfalse/' scripts/lib/pipeline.sh
 # Plant: make -n check-debug only printing check-debug.sh (its recipe without the leading +).
 # Plant command: sed -i 's|^\t+@scripts/check-debug.sh$|\t@scripts/check-debug.sh|' Makefile
+# Plant: WHOLE_LIMIT not followed (a whole suite's limit always 4 x LIMIT).
+# Plant command: sed -i 's/suite_limit=\$whole_limit/suite_limit=$((4 * limit))/' scripts/regress.sh
 # shellcheck disable=SC2016 # the lines a dry run prints hold $NAME stand-ins, as written
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -63,7 +65,10 @@ dry_run_builds_and_boots_nothing() {
 		'+ read -r splats unknown_splats < <(judge_splats */series.log */series.log.err)' || { echo "$out"; return 1; }
 	out=$(make -s -C "$lab" -n regress SUITES=test_maps 2>&1) || { echo "make -n regress failed: $out"; return 1; }
 	has "$out" '+ kernel=$(scripts/kernel.sh -c regress "$commit_series")' \
-		'+ TCG_THREAD=single scripts/vm.sh -k "$kernel" * -- "bash scripts/regress-guest.sh $st test_maps *' || { echo "$out"; return 1; }
+		'+ TCG_THREAD=single scripts/vm.sh -k "$kernel" * -- "bash scripts/regress-guest.sh $st test_maps 3600 *' || { echo "$out"; return 1; }
+	# a whole suite's limit: 4 x LIMIT, or WHOLE_LIMIT (the VM's silence limit follows it)
+	out=$(make -s -C "$lab" -n regress SUITES=test_maps WHOLE_LIMIT=7200 2>&1) || { echo "make -n regress failed: $out"; return 1; }
+	has "$out" '+ TCG_THREAD=single scripts/vm.sh -k "$kernel" * -s 7320 -- "bash scripts/regress-guest.sh $st test_maps 7200 *' || { echo "$out"; return 1; }
 	# (config/7.3/tcg.conf: regress runs single-threaded TCG.) test_lru_map: built with the four suites, run whole
 	out=$(make -s -C "$lab" -n regress SUITES=test_lru_map 2>&1) || { echo "make -n regress failed: $out"; return 1; }
 	has "$out" '+ st=$(scripts/bench-build.sh -c regress "$commit_series" test_progs test_progs-no_alu32 test_maps test_verifier test_lru_map)' \

@@ -73,6 +73,7 @@ POSSIBLE=1|POSSIBLE=1: '1': expected
 BENCHS=trigger nosuch|BENCHS=trigger nosuch: unknown 'nosuch'
 BENCHS=trig-bse|BENCHS=trig-bse: unknown 'trig-bse'
 TIMEOUT=10m|TIMEOUT=10m: expected a positive number of seconds
+WHOLE_LIMIT=1h|WHOLE_LIMIT=1h: expected a positive number of seconds
 SILENCE=-1|SILENCE=-1: expected
 MEM=2GB|MEM=2GB: expected a size like 512M or 2G
 VMS=3|VMS=3: expected 1 (one VM at a time) or 2
