@@ -35,8 +35,10 @@ usage: scripts/regress.sh [-b REV | -B DIR] [-r REV] [-p PATCH] [-a TESTS] [-o D
               summary as a record, records/<base>/regress/ (scripts/readout.py records)
     LIMIT=S   each test_progs test's time limit, in seconds (default 900; part of the selection
               key: results kept under another LIMIT are not reused)
-    WHOLE_LIMIT=S  the time limit of a suite run whole (test_maps, test_verifier), in seconds
-              (default 4 x LIMIT)
+    WHOLE_LIMIT=S
+              the time limit of a suite run whole (test_maps, test_verifier, test_lru_map), in
+              seconds (default 4 x LIMIT; not in the selection key: a kept run stands if it
+              ended within it or a limit as long killed it, else remove its files)
     VMS=1|2   one VM at a time, or the base's and the series' side by side (default: REGRESS_JOBS
               of config/<base>/tcg.conf, else 1)
     suite     test_progs test_progs-no_alu32 test_maps test_verifier (default: these four), or
@@ -75,6 +77,8 @@ limit=${LIMIT:-900}
 # same result under any longer limit, and one that reaches it is TIMEOUT, and is not kept for a
 # longer one (run_suite).
 whole_limit=${WHOLE_LIMIT:-$((4 * limit))}
+((whole_limit < ${TIMEOUT:-$REGRESS_TIMEOUT})) ||
+	die "WHOLE_LIMIT=$whole_limit: expected less than the VM's time limit, TIMEOUT=${TIMEOUT:-$REGRESS_TIMEOUT}"
 jobs=${VMS:-$REGRESS_JOBS}
 [[ $jobs == 1 || $jobs == 2 ]] || die "VMS=$jobs: expected 1 (one VM at a time) or 2 (the base's and the series' side by side)"
 need python3 timeout
@@ -138,7 +142,7 @@ dry_run_kernel() {
 
 # run_suite KERNEL SELFTESTS DIR SUITE: the suite's results in DIR/SUITE.json (kept: reused)
 run_suite() {
-	local kernel=$1 st=$2 dir=$3 suite=$4 out todo deny started why after t status start suite_limit
+	local kernel=$1 st=$2 dir=$3 suite=$4 out todo deny started why after t status start suite_limit end
 	out=$dir/$suite
 	todo=$out.todo
 	suite_limit=$limit
@@ -161,8 +165,12 @@ run_suite() {
 	# the VM rather than at the end.
 	[[ ! -s $out.out || -f $out.console ]] ||
 		die "$suite: $out.out holds runs without their console ($out.console), so their splats are unknown: remove $out.* to run $suite again"
-	if [[ $suite != test_progs* && -s $out.out ]] && t=$(killed_short "$out.out" "$suite" "$suite_limit"); then
-		die "$suite: its kept run was stopped by a shorter time limit, at $t s (WHOLE_LIMIT=$suite_limit now): remove $out.* to run it again"
+	# a whole suite's kept run stands only if it has the result a run under this limit would have
+	# ($out.limit: the limit it ran under; before it was written, 4 x LIMIT, LIMIT being in the key)
+	end=$([[ $suite == test_progs* || ! -f $out.out ]] || last_end "$out.out" "$suite")
+	# shellcheck disable=SC2086 # RC SECS
+	if [[ -n $end ]] && ! why=$(whole_run_stands $end "$suite_limit" "$(cat "$out.limit" 2>/dev/null || echo $((4 * limit)))"); then
+		die "$suite: $why (WHOLE_LIMIT): remove $out.* to run it again"
 	fi
 	if [[ -s $out.out ]]; then
 		python3 "$LAB_ROOT/scripts/readout.py" regress-results marks finished "$out.out" >"$out.finished"
@@ -171,6 +179,7 @@ run_suite() {
 		note "$suite: $(wc -l <"$out.finished") tests finished in an earlier run, $(wc -l <"$todo") to run ($out.out)"
 	fi
 	touch "$out.out"
+	[[ $suite == test_progs* || ! -s $todo ]] || echo "$suite_limit" >"$out.limit"
 	# Ctrl-C reaches QEMU too, and vm.sh may then report anything: an interrupted run is not a
 	# crash, and ends here (the next run resumes).
 	interrupted=0
@@ -232,7 +241,7 @@ run_kernel() {
 
 # check_recorded DIR: DIR holds results of the base as it builds today
 check_recorded() {
-	local dir=$1 commit kernel st want
+	local dir=$1 commit kernel st want s rc secs ran why
 	[[ -f $dir/about ]] || die "-B $dir: no recorded results there (about missing)"
 	commit=$(tree_commit "$base_rev")
 	kernel=$("$LAB_ROOT/scripts/kernel.sh" -n -c regress "$commit")
@@ -242,6 +251,10 @@ check_recorded() {
 		die "-B $dir: recorded for another kernel, selftests or selection than the base builds now (record again: make regress RECORD=1)"
 	for s in "${suites[@]}"; do
 		[[ -f $dir/$s.json ]] || die "-B $dir: no recorded results of $s"
+		[[ $s != test_progs* ]] || continue
+		read -r rc secs ran < <(python3 "$LAB_ROOT/scripts/readout.py" regress-results ran "$dir/$s.json" "$s" "$dir/../meta.json") ||
+			die "-B $dir: $s.json holds no result of $s"
+		why=$(whole_run_stands "$rc" "$secs" "$whole_limit" "${ran:-$((4 * limit))}") || die "-B $dir: $s: $why (WHOLE_LIMIT)"
 	done
 }
 

@@ -15,13 +15,26 @@ keep_listed() {
 	awk 'FILENAME == ARGV[1] { l[$1]; next } ($1 in l)' "$1" "$2"
 }
 
-# killed_short OUT SUITE LIMIT: prints the seconds after which a time limit shorter than LIMIT
-# killed the whole suite SUITE in OUT, its kept run (regress-guest.sh: timeout -s KILL, rc=137);
-# fails if none did. Kept, that run would stand as TIMEOUT under LIMIT.
-killed_short() {
-	awk -v end="lab-regress: end $2 rc=137 secs=" -v limit="$3" '
-		index($0, end) == 1 { t = substr($0, length(end) + 1) }
-		END { if (t != "" && t + 0 < limit + 0) { print t; exit 0 } exit 1 }' "$1"
+# last_end OUT SUITE: "RC SECS" of SUITE's last end marker in OUT (regress-guest.sh), nothing if
+# it has none.
+last_end() {
+	sed -n "s/^lab-regress: end $2 rc=\([0-9]*\) secs=\([0-9]*\)\$/\1 \2/p" "$1" | tail -n1
+}
+
+# whole_run_stands RC SECS LIMIT RAN_LIMIT: succeeds if a whole suite's kept run, which ended
+# with RC after SECS seconds under a time limit of RAN_LIMIT, has the result a run under LIMIT
+# would have: it ended within LIMIT, or a limit of LIMIT or more killed it (timeout -s KILL:
+# rc=137, TIMEOUT). Otherwise prints why not.
+whole_run_stands() {
+	local rc=$1 secs=$2 limit=$3 ran=$4
+	if ((rc == 137 && ran < limit)); then
+		echo "its kept run was stopped after $secs s by a time limit of $ran s, shorter than $limit s"
+		return 1
+	fi
+	if ((rc != 137 && secs >= limit)); then
+		echo "its kept run took $secs s, past the time limit of $limit s"
+		return 1
+	fi
 }
 
 # run_todo TODO: run the tests listed in TODO (regress-guest.sh) in the VM, appending to $out.out;

@@ -18,6 +18,9 @@
       each side's results (its *.json and about) copied to DOC/LABEL, for make regress RECORD=1,
       through DOC/LABEL.new: a side that is DOC/LABEL already (regress.sh -B of the recorded base)
       is read before it is replaced
+  readout.py regress-results ran SUITE.json NAME [META]
+      "RC SECS" of NAME, a suite run whole, as SUITE.json holds it, and the time limit it ran
+      under when META (its record's meta.json) has it: the whole_limit parameter, else 4 x limit
   readout.py regress-results marks QUESTION OUTPUT [NAME]
       what regress.sh's resume loop asks of a suite's output (its lab-regress: markers, read here
       only): finished (the tests that ended or were lost, sorted, one a line), failed (of those,
@@ -417,6 +420,25 @@ def times(base_json, series_json, groups=(), least=5):
     return "\n".join(out) + "\n"
 
 
+def ran(suite_json, name, meta=None):
+    """RC SECS [LIMIT] of NAME in SUITE_JSON (see the module's docstring); None if it has none."""
+    with open(suite_json) as f:
+        test = next((t for t in json.load(f)["tests"] if t["name"] == name), None)
+    if test is None or test.get("secs") is None:
+        return None
+    words = [str(test.get("rc", 0)), str(test["secs"])]
+    try:
+        with open(meta) as f:
+            params = json.load(f).get("params") or {}
+    except (TypeError, OSError):
+        params = {}
+    if "whole_limit" in params:
+        words.append(str(params["whole_limit"]))
+    elif "limit" in params:
+        words.append(str(4 * int(params["limit"])))
+    return " ".join(words)
+
+
 def main(argv, prog):
     argv = [prog, *argv]
     if len(argv) == 7 and argv[1] == "plan":
@@ -437,10 +459,16 @@ def main(argv, prog):
             return 0 if answer else 1
         print("".join(n + "\n" for n in answer), end="")
         return 0
+    if len(argv) in (4, 5) and argv[1] == "ran":
+        answer = ran(*argv[2:])
+        if answer is None:
+            return 1
+        print(answer)
+        return 0
     if len(argv) >= 4 and argv[1] == "times":
         print(times(argv[2], argv[3], argv[4:]), end="")
         return 0
     if len(argv) >= 4 and argv[1] == "record" and all("=" in a for a in argv[3:]):
         record(argv[2], argv[3:])
         return 0
-    return cli.usage_error(prog, "expected plan, parse, summary, diff, times, record or marks, with its arguments")
+    return cli.usage_error(prog, "expected plan, parse, summary, diff, times, ran, record or marks, with its arguments")

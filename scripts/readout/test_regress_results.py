@@ -8,6 +8,8 @@ default, method="exclusive": 0.25-4.75 for 1 and 4); flaky tests counted; subtes
   sed -i 's/, method="inclusive")/)/' regress_results.py
   sed -i 's/ and not t.get("flaky")//' regress_results.py
   sed -i 's/ and n in series and "\\/" not in n}/ and n in series}/' regress_results.py
+Plant of test_ran_reads_a_whole_suite_and_its_limit: the record's whole_limit not read:
+  sed -i 's/    if "whole_limit" in params:/    if False:/' regress_results.py
 """
 import contextlib
 import io
@@ -392,6 +394,26 @@ class Results(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("base failure not in the DENYLIST: test_maps: test_maps: FAIL", out)
 
+
+    def test_ran_reads_a_whole_suite_and_its_limit(self):
+        """regress.sh -B: the recorded base's whole suite, its status, time and the limit it ran
+        under (whole_limit, else 4 x limit; records before WHOLE_LIMIT have only limit)."""
+        with tempfile.TemporaryDirectory() as d:
+            suite, meta = os.path.join(d, "test_maps.json"), os.path.join(d, "meta.json")
+            with open(suite, "w") as f:
+                json.dump({"suite": "test_maps", "tests": [
+                    {"name": "test_maps", "result": "TIMEOUT", "secs": 3601, "rc": 137},
+                    {"name": "test_maps/x", "result": "OK"}]}, f)
+            self.assertEqual(rr.ran(suite, "test_maps"), "137 3601")
+            self.assertEqual(rr.ran(suite, "test_maps", os.path.join(d, "none.json")), "137 3601")
+            with open(meta, "w") as f:
+                json.dump({"params": {"limit": "900"}}, f)
+            self.assertEqual(rr.ran(suite, "test_maps", meta), "137 3601 3600")
+            with open(meta, "w") as f:
+                json.dump({"params": {"limit": "900", "whole_limit": "7200"}}, f)
+            self.assertEqual(rr.ran(suite, "test_maps", meta), "137 3601 7200")
+            self.assertIsNone(rr.ran(suite, "test_verifier", meta))
+            self.assertIsNone(rr.ran(suite, "test_maps/x", meta))
 
     def test_times_reads_whole_tests_ok_on_both(self):
         tmp = tempfile.TemporaryDirectory()

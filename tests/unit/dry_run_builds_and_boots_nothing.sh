@@ -69,6 +69,9 @@ dry_run_builds_and_boots_nothing() {
 	# a whole suite's limit: 4 x LIMIT, or WHOLE_LIMIT (the VM's silence limit follows it)
 	out=$(make -s -C "$lab" -n regress SUITES=test_maps WHOLE_LIMIT=7200 2>&1) || { echo "make -n regress failed: $out"; return 1; }
 	has "$out" '+ TCG_THREAD=single scripts/vm.sh -k "$kernel" * -s 7320 -- "bash scripts/regress-guest.sh $st test_maps 7200 *' || { echo "$out"; return 1; }
+	# ... under the VM's own time limit, or one line
+	out=$(make -s -C "$lab" -n regress SUITES=test_maps WHOLE_LIMIT=30000 2>&1) && { echo "WHOLE_LIMIT=30000 passed: $out"; return 1; }
+	grep -q "^error: WHOLE_LIMIT=30000: expected less than the VM's time limit, TIMEOUT=" <<<"$out" || { echo "$out"; return 1; }
 	# (config/7.3/tcg.conf: regress runs single-threaded TCG.) test_lru_map: built with the four suites, run whole
 	out=$(make -s -C "$lab" -n regress SUITES=test_lru_map 2>&1) || { echo "make -n regress failed: $out"; return 1; }
 	has "$out" '+ st=$(scripts/bench-build.sh -c regress "$commit_series" test_progs test_progs-no_alu32 test_maps test_verifier test_lru_map)' \
