@@ -8,12 +8,13 @@
 # of test_progs runs under LIMIT seconds (default 900), the others (run whole) under WHOLE_LIMIT
 # (default 4 × LIMIT); a kernel that dies in a test (CRASH, HANG), or crashes or hangs after a
 # test's end and before the next one starts (counted against the test that ended), is booted again
-# for the tests after it, and a test that failed runs once more (passing then, it is reported flaky). Results are kept per
-# kernel and suite in the cache and reused: a run cut short resumes. Prints pass/fail/skip per
-# suite and kernel; exits 1 if a test that passes (or skips) on the base does not pass on the
-# series, naming it, or if the base fails a test that the denylist does not name. Its builds and
-# boots are the stages of scripts/lib/pipeline.sh (stage_kernel, stage_bench; vm.sh in the resume
-# loop); DRY_RUN=1 (make -n regress) prints each side's commands, builds and boots nothing.
+# for the tests after it, and a test that failed runs once more (passing then, it is reported
+# flaky). Results are kept per kernel and suite in the cache and reused: a run cut short resumes.
+# Prints pass/fail/skip per suite and kernel; exits 1 if a test that passes (or skips) on the base
+# does not pass on the series, naming it, or if the base fails a test that the denylist does not
+# name. Its builds and boots are the stages of scripts/lib/pipeline.sh (stage_kernel, stage_bench;
+# vm.sh in the resume loop); DRY_RUN=1 (make -n regress) prints each side's commands, builds and
+# boots nothing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 own_group "$@"
@@ -73,9 +74,9 @@ done
 build_suites=("${all_suites[@]}")
 [[ " ${suites[*]} " != *" test_lru_map "* ]] || build_suites+=(test_lru_map)
 limit=${LIMIT:-900}
-# A whole suite's limit is not part of the selection key: a suite that ends within it has the
-# same result under any longer limit, and one that reaches it is TIMEOUT, and is not kept for a
-# longer one (run_suite).
+# A whole suite's limit is not part of the selection key: a kept run of the suite stands only if
+# it has the result a run under this limit would have (whole_run_stands: run_suite for the cache,
+# check_recorded for -B).
 whole_limit=${WHOLE_LIMIT:-$((4 * limit))}
 ((whole_limit < ${TIMEOUT:-$REGRESS_TIMEOUT})) ||
 	die "WHOLE_LIMIT=$whole_limit: expected less than the VM's time limit, TIMEOUT=${TIMEOUT:-$REGRESS_TIMEOUT}"
