@@ -16,9 +16,9 @@ keep_listed() {
 }
 
 # last_end OUT SUITE: "RC SECS" of SUITE's last end marker in OUT (regress-guest.sh), nothing if
-# it has none.
+# it has none (the markers are read in regress-results only).
 last_end() {
-	sed -n "s/^lab-regress: end $2 rc=\([0-9]*\) secs=\([0-9]*\)\$/\1 \2/p" "$1" | tail -n1
+	python3 "$LAB_ROOT/scripts/readout.py" regress-results marks end "$1" "$2"
 }
 
 # whole_run_stands RC SECS LIMIT RAN_LIMIT: succeeds if a whole suite's kept run, which ended

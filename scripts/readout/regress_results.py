@@ -25,7 +25,7 @@
       what regress.sh's resume loop asks of a suite's output (its lab-regress: markers, read here
       only): finished (the tests that ended or were lost, sorted, one a line), failed (of those,
       the ones that ended with a non-zero status or were lost), started (the last test started,
-      if any), and, as the exit status (0: yes, 1: no): ended NAME (NAME has its end marker), done
+      if any), end NAME ("RC SECS" of NAME's last end marker, if any), and, as the exit status (0: yes, 1: no): ended NAME (NAME has its end marker), done
       (the guest's run got to its end), retried (the failed tests ran again)
 
 On bases whose test_progs has -J (--json-summary: 6.4 and later, so 6.12 and 7.3, not 6.1),
@@ -373,8 +373,14 @@ def marks(question, output, name=None):
         return sorted({n for what, n, rest in found if what == "lost" or (what == "end" and end_rc(rest) != 0)})
     if question == "started":
         return [n for what, n, _ in found if what == "start"][-1:]
+    ends = [rest for what, n, rest in found if what == "end" and n == name and (rest or "").startswith("rc=")]
     if question == "ended":
-        return any(what == "end" and n == name and (rest or "").startswith("rc=") for what, n, rest in found)
+        return bool(ends)
+    if question == "end":
+        if not ends:
+            return []
+        kv = dict(x.split("=", 1) for x in ends[-1].split() if "=" in x)
+        return [f"{end_rc(ends[-1])} {int(kv.get('secs', 0))}"]
     return question in runs
 
 
@@ -452,8 +458,8 @@ def main(argv, prog):
         return 0
     if len(argv) in (4, 5) and argv[1] == "diff":
         return diff(*argv[2:])
-    if len(argv) in (4, 5) and argv[1] == "marks" and argv[2] in ("finished", "failed", "started", "ended", "done", "retried") \
-            and (len(argv) == 5) == (argv[2] == "ended"):
+    if len(argv) in (4, 5) and argv[1] == "marks" and argv[2] in ("finished", "failed", "started", "ended", "end", "done", "retried") \
+            and (len(argv) == 5) == (argv[2] in ("ended", "end")):
         answer = marks(*argv[2:])
         if isinstance(answer, bool):
             return 0 if answer else 1
